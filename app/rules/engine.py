@@ -1,0 +1,400 @@
+"""``apply``: one action on one room gives the next room, or a named refusal.
+
+The engine is pure: no I/O, no clock, no global randomness. The seed of a deal
+and the time of a chat line arrive inside the action, the deck as an argument.
+A refusal raises a ``RuleError`` and leaves the room as it was (states are
+immutable, so there is nothing to roll back). Every accepted action returns a
+room whose ``seq`` is one more.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from functools import singledispatch
+
+from app.rules import actions as act
+from app.rules import errors
+from app.rules.clues import check_clue, fold
+from app.rules.dealing import deal
+from app.rules.deck import cards_needed
+from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
+from app.rules.scoring import check
+from app.rules.state import (
+    CHAT_KEPT,
+    MAX_CHAT_LENGTH,
+    MAX_DECOYS,
+    MAX_NAME_LENGTH,
+    MAX_PLAYERS,
+    MIN_DECOYS,
+    MIN_PLAYERS,
+    ChatLine,
+    Clover,
+    Player,
+    Resolution,
+    Room,
+    Slot,
+)
+
+
+def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS) -> Room:
+    """A room in the lobby with its creator in seat 0 as host."""
+    _check_decoys(decoys)
+    room = Room(code=code, decoys=decoys)
+    return replace(_join(room, host_name), seq=0)
+
+
+def apply(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Words] = ()) -> Room:
+    """Apply ``action`` by ``seat`` to ``room``.
+
+    ``seat`` is ``None`` for someone without a seat: a newcomer joining, or the
+    server itself reporting presence. ``deck`` is only read by ``Start``.
+    Raises a ``RuleError`` subclass when the rules refuse the action.
+    """
+    if seat is None and not isinstance(action, act.Join | act.Presence):
+        raise errors.NotAPlayer()
+    if seat is not None and not 0 <= seat < len(room.players):
+        raise errors.NotAPlayer()
+    new = _handle(action, room, seat, deck)
+    return replace(new, seq=room.seq + 1)
+
+
+@singledispatch
+def _handle(action: object, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    raise errors.Invalid(f"Unknown action {type(action).__name__}.")
+
+
+# --- the lobby ---------------------------------------------------------------
+
+
+@_handle.register
+def _on_join(action: act.Join, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    return _join(room, action.name)
+
+
+def _join(room: Room, name: str) -> Room:
+    if room.phase != "lobby":
+        raise errors.GameStarted()
+    if len(room.players) >= MAX_PLAYERS:
+        raise errors.RoomFull()
+    name = clean_name(name)
+    if any(fold(p.name) == fold(name) for p in room.players):
+        raise errors.NameTaken()
+    player = Player(pid=room.next_pid, name=name)
+    return replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
+
+
+def clean_name(name: str) -> str:
+    """A player's name as shown: trimmed, inner runs of spaces folded, 1..24 characters."""
+    name = " ".join(name.split())
+    if not name or len(name) > MAX_NAME_LENGTH or not name.isprintable():
+        raise errors.BadName()
+    return name
+
+
+@_handle.register
+def _on_leave(action: act.Leave, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    return _without(room, seat)
+
+
+@_handle.register
+def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    if not 0 <= action.seat < len(room.players):
+        raise errors.BadSeat()
+    if action.seat == seat or room.players[action.seat].present:
+        raise errors.PlayerPresent()
+    return _without(room, action.seat)
+
+
+def _without(room: Room, seat: int) -> Room:
+    """The room without ``seat``; later seats move down, hosting passes to the next seat."""
+    players = room.players[:seat] + room.players[seat + 1 :]
+    host = room.host
+    if seat < host:
+        host -= 1
+    elif seat == host and host >= len(players):
+        host = 0
+    return replace(room, players=players, host=host)
+
+
+@_handle.register
+def _on_settings(action: act.Settings, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    _check_decoys(action.decoys)
+    return replace(room, decoys=action.decoys)
+
+
+@_handle.register
+def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    n = len(room.players)
+    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
+        raise errors.NotEnoughPlayers()
+    needed = cards_needed(n, room.decoys)
+    if len(deck) < needed:
+        raise errors.DeckTooSmall(
+            f"The deck has {len(deck)} cards; {n} players with {room.decoys} "
+            f"decoy{'s' if room.decoys > 1 else ''} need {needed}."
+        )
+    clovers, first = deal(deck, n, room.decoys, random.Random(action.seed))
+    return replace(
+        room,
+        phase="clues",
+        clovers=clovers,
+        first_spectator=first,
+        resolution=None,
+        results=(),
+    )
+
+
+@_handle.register
+def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "finished")
+    return replace(room, phase="lobby", clovers=(), resolution=None, results=())
+
+
+# --- the clue phase ------------------------------------------------------------
+
+
+@_handle.register
+def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "clues")
+    clover = room.clovers[seat]
+    if clover.done:
+        raise errors.AlreadyDone()
+    if len(action.clues) != len(LEAVES):
+        raise errors.BadClues()
+    keywords = outward_keywords(clover.laid())
+    saved: list[str | None] = []
+    warnings: list[str | None] = []
+    rejected: list[errors.ClueDetail] = []
+    for leaf, text in enumerate(action.clues):
+        if text is None:
+            saved.append(None)
+            warnings.append(None)
+            continue
+        verdict = check_clue(text, keywords)
+        if verdict.error is not None:
+            rejected.append(errors.ClueDetail(leaf, verdict.error.code, verdict.error.message))
+        saved.append(verdict.clue)
+        warnings.append(verdict.warning.message if verdict.warning else None)
+    if rejected:
+        raise errors.CluesRejected(rejected)
+    return _with_clover(room, replace(clover, clues=tuple(saved), warnings=tuple(warnings)))
+
+
+@_handle.register
+def _on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "clues")
+    clover = room.clovers[seat]
+    if clover.done:
+        raise errors.AlreadyDone()
+    if any(clue is None for clue in clover.clues):
+        raise errors.CluesMissing()
+    room = _with_clover(room, replace(clover, done=True))
+    if all(c.done for c in room.clovers):
+        room = replace(room, phase="resolution", resolution=Resolution(turn=0))
+    return room
+
+
+@_handle.register
+def _on_undone(action: act.Undone, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "clues")
+    clover = room.clovers[seat]
+    if not clover.done:
+        raise errors.NotDone()
+    return _with_clover(room, replace(clover, done=False))
+
+
+def _with_clover(room: Room, clover: Clover) -> Room:
+    clovers = list(room.clovers)
+    clovers[clover.owner] = clover
+    return replace(room, clovers=tuple(clovers))
+
+
+# --- resolution: the board ------------------------------------------------------
+
+
+@_handle.register
+def _on_place(action: act.Place, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, clover = _need_guesser_move(room, seat)
+    spot = _check_spot(action.spot)
+    if action.rotation not in ROTATIONS:
+        raise errors.BadRotation()
+    if clover.card(action.card) is None:
+        raise errors.UnknownCard()
+    target = res.board[spot]
+    if target is not None:
+        raise errors.SpotLocked() if target.locked else errors.SpotTaken()
+    board = list(res.board)
+    origin = res.spot_of(action.card)
+    if origin is not None:
+        if board[origin].locked:  # type: ignore[union-attr]
+            raise errors.CardLocked()
+        board[origin] = None
+    board[spot] = Slot(card=action.card, rotation=action.rotation)
+    return _with_board(room, res, board)
+
+
+@_handle.register
+def _on_remove(action: act.Remove, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, _ = _need_guesser_move(room, seat)
+    spot = _check_spot(action.spot)
+    _movable(res.board[spot])
+    board = list(res.board)
+    board[spot] = None
+    return _with_board(room, res, board)
+
+
+@_handle.register
+def _on_rotate(action: act.Rotate, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, _ = _need_guesser_move(room, seat)
+    spot = _check_spot(action.spot)
+    if action.turns not in (1, -1):
+        raise errors.BadTurns()
+    slot = _movable(res.board[spot])
+    board = list(res.board)
+    board[spot] = replace(slot, rotation=turn(slot.rotation, action.turns))
+    return _with_board(room, res, board)
+
+
+def _movable(slot: Slot | None) -> Slot:
+    if slot is None:
+        raise errors.SpotEmpty()
+    if slot.locked:
+        raise errors.SpotLocked()
+    return slot
+
+
+def _with_board(room: Room, res: Resolution, board: list[Slot | None]) -> Room:
+    """Any change to the board clears every Agree."""
+    return replace(room, resolution=replace(res, board=tuple(board), agreed=frozenset()))
+
+
+# --- resolution: agreeing and checking ------------------------------------------
+
+
+@_handle.register
+def _on_agree(action: act.Agree, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, _ = _need_guesser_move(room, seat)
+    if not res.is_full():
+        raise errors.BoardNotFull()
+    room = replace(room, resolution=replace(res, agreed=res.agreed | {seat}))
+    return _check_if_agreed(room)
+
+
+@_handle.register
+def _on_unagree(action: act.Unagree, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, _ = _need_guesser_move(room, seat)
+    return replace(room, resolution=replace(res, agreed=res.agreed - {seat}))
+
+
+@_handle.register
+def _on_lock(action: act.Lock, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    res, _ = _need_guesser_move(room, seat)
+    if seat != room.lock_holder():
+        raise errors.NotLockHolder()
+    if not res.is_full():
+        raise errors.BoardNotFull()
+    return _check(room)
+
+
+def _check_if_agreed(room: Room) -> Room:
+    """Check the clover once every present guesser has agreed (and someone has)."""
+    res = room.resolution
+    if (
+        res is not None
+        and not res.checked
+        and res.agreed
+        and res.is_full()
+        and room.present_guessers() <= res.agreed
+    ):
+        return _check(room)
+    return room
+
+
+def _check(room: Room) -> Room:
+    assert room.resolution is not None
+    spectator = room.spectator()
+    assert spectator is not None
+    res, result = check(room.clovers[spectator], room.resolution, spectator)
+    results = room.results if result is None else (*room.results, result)
+    return replace(room, resolution=res, results=results)
+
+
+@_handle.register
+def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "resolution")
+    res = room.resolution
+    assert res is not None
+    if not res.checked:
+        raise errors.NotChecked()
+    if res.turn + 1 < len(room.players):
+        return replace(room, resolution=Resolution(turn=res.turn + 1))
+    return replace(room, phase="finished", resolution=None)
+
+
+# --- any time ---------------------------------------------------------------------
+
+
+@_handle.register
+def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    text = action.text.strip()
+    if not text or len(text) > MAX_CHAT_LENGTH:
+        raise errors.BadText()
+    res = room.resolution
+    if res is not None and seat == room.spectator() and not res.checked:
+        raise errors.SpectatorSilent()
+    line = ChatLine(seat=seat, text=text, at=action.at)
+    return replace(room, chat=(*room.chat, line)[-CHAT_KEPT:])
+
+
+@_handle.register
+def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    if seat is not None:
+        raise errors.NotSystem()
+    players = tuple(replace(p, present=s in action.present) for s, p in enumerate(room.players))
+    return _check_if_agreed(replace(room, players=players))
+
+
+# --- shared checks --------------------------------------------------------------------
+
+
+def _need_phase(room: Room, phase: str) -> None:
+    if room.phase != phase:
+        raise errors.WrongPhase()
+
+
+def _need_host(room: Room, seat: int) -> None:
+    if seat != room.host:
+        raise errors.NotHost()
+
+
+def _need_guesser_move(room: Room, seat: int) -> tuple[Resolution, Clover]:
+    """The resolution and clover a guesser may act on now, or the reason they may not."""
+    _need_phase(room, "resolution")
+    res = room.resolution
+    clover = room.current_clover()
+    assert res is not None and clover is not None
+    if seat == room.spectator():
+        raise errors.SpectatorCannotMove()
+    if res.checked:
+        raise errors.AlreadyChecked()
+    return res, clover
+
+
+def _check_spot(spot: int) -> int:
+    if spot not in SPOTS:
+        raise errors.BadSpot()
+    return spot
+
+
+def _check_decoys(decoys: int) -> None:
+    if not MIN_DECOYS <= decoys <= MAX_DECOYS:
+        raise errors.BadDecoys()

@@ -1,0 +1,188 @@
+"""The state of a room, as plain frozen dataclasses.
+
+A room's state holds everything, secrets included (each clover's true spots,
+rotations and decoys). It never leaves the server as it is: ``views.view`` is
+the one road from a state to anything a client receives.
+
+Seats are indexes into ``players``. A player's ``pid`` never changes, so the
+service can tie a seat token to it even when someone leaves the lobby and the
+seats after theirs move down by one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from app.rules.geometry import SPOTS, Words
+
+Phase = Literal["lobby", "clues", "resolution", "finished"]
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+MIN_DECOYS = 1
+MAX_DECOYS = 4
+MAX_NAME_LENGTH = 24
+MAX_CHAT_LENGTH = 300
+CHAT_KEPT = 200
+"""How many chat lines a room keeps: enough to scroll back through a game."""
+
+
+@dataclass(frozen=True)
+class Player:
+    pid: int
+    name: str
+    present: bool = False
+
+
+@dataclass(frozen=True)
+class Card:
+    """A keyword card as one clover knows it.
+
+    ``id`` is drawn at random for each clover, so it says nothing about where
+    the card lay, how it was turned or whether it is a decoy.
+    """
+
+    id: str
+    words: Words
+
+
+@dataclass(frozen=True)
+class Clover:
+    """One player's clover for one game: the secret truth and its clues."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    """The four true cards, indexed by their true spot."""
+    rotations: tuple[int, ...]
+    """The true rotation of the card on each spot."""
+    decoys: tuple[Card, ...]
+    pool_order: tuple[str, ...]
+    """Card ids of the 4 + k pool cards in the shuffled order the table sees."""
+    clues: tuple[str | None, ...] = (None, None, None, None)
+    warnings: tuple[str | None, ...] = (None, None, None, None)
+    done: bool = False
+
+    def all_cards(self) -> tuple[Card, ...]:
+        return self.cards + self.decoys
+
+    def card(self, card_id: str) -> Card | None:
+        return next((c for c in self.all_cards() if c.id == card_id), None)
+
+    def laid(self) -> tuple[tuple[Words, int], ...]:
+        """``(words, rotation)`` per spot, as the geometry functions take them."""
+        return tuple((self.cards[s].words, self.rotations[s]) for s in SPOTS)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A card the guessers put on a spot."""
+
+    card: str
+    rotation: int
+    locked: bool = False
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A placement the first check refused, shown so nobody tries it again."""
+
+    spot: int
+    card: str
+    rotation: int
+
+
+EMPTY_BOARD: tuple[Slot | None, ...] = (None, None, None, None)
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """The clover being put back together: the ``turn``-th Spectator's."""
+
+    turn: int
+    attempt: int = 1
+    board: tuple[Slot | None, ...] = EMPTY_BOARD
+    agreed: frozenset[int] = frozenset()
+    checked: bool = False
+    rejected: tuple[Rejected, ...] = ()
+
+    def is_full(self) -> bool:
+        return all(slot is not None for slot in self.board)
+
+    def on_board(self) -> frozenset[str]:
+        return frozenset(slot.card for slot in self.board if slot is not None)
+
+    def spot_of(self, card_id: str) -> int | None:
+        return next(
+            (s for s, slot in enumerate(self.board) if slot is not None and slot.card == card_id),
+            None,
+        )
+
+
+@dataclass(frozen=True)
+class Result:
+    spectator: int
+    attempts: int
+    score: int
+
+
+@dataclass(frozen=True)
+class ChatLine:
+    seat: int
+    text: str
+    at: str
+
+
+@dataclass(frozen=True)
+class Room:
+    """Everything about one room at one ``seq``."""
+
+    code: str
+    players: tuple[Player, ...] = ()
+    host: int = 0
+    decoys: int = MIN_DECOYS
+    phase: Phase = "lobby"
+    seq: int = 0
+    next_pid: int = 0
+    first_spectator: int = 0
+    clovers: tuple[Clover, ...] = ()
+    resolution: Resolution | None = None
+    results: tuple[Result, ...] = ()
+    chat: tuple[ChatLine, ...] = field(default=())
+
+    # Questions about the state, asked by the engine and the views alike.
+
+    def seat_of(self, pid: int) -> int | None:
+        return next((s for s, p in enumerate(self.players) if p.pid == pid), None)
+
+    def spectator(self) -> int | None:
+        """The seat whose clover is being resolved, during resolution."""
+        if self.resolution is None:
+            return None
+        return (self.first_spectator + self.resolution.turn) % len(self.players)
+
+    def current_clover(self) -> Clover | None:
+        spectator = self.spectator()
+        return None if spectator is None else self.clovers[spectator]
+
+    def is_guesser(self, seat: int) -> bool:
+        return self.resolution is not None and seat != self.spectator()
+
+    def present_guessers(self) -> frozenset[int]:
+        return frozenset(s for s, p in enumerate(self.players) if p.present and self.is_guesser(s))
+
+    def lock_holder(self) -> int | None:
+        """The player to the Spectator's left, or the next present guesser when absent.
+
+        With nobody present the seat to the Spectator's left keeps it: someone
+        must be able to settle the board.
+        """
+        spectator = self.spectator()
+        if spectator is None:
+            return None
+        n = len(self.players)
+        left = [(spectator + step) % n for step in range(1, n)]
+        return next((s for s in left if self.players[s].present), left[0])
+
+    def total(self) -> int:
+        return sum(r.score for r in self.results)

@@ -1,0 +1,129 @@
+"""``view``: what one seat may see of a room. The only road out of the engine.
+
+Everything a client receives (JSON, HTML, live events) is built from the
+dictionary this returns, so hidden information is cut away here and nowhere
+else:
+
+- in the clue phase a player sees their own clover and nobody else's;
+- in resolution the guessers see the Spectator's clues, the pool (in its
+  shuffled order, by random ids) and the board, but neither the solution nor
+  which cards are decoys until the clover is checked; the Spectator sees both;
+- once a clover is checked its solution and decoys are public to the room.
+
+``seat=None`` is an onlooker with no seat: they see what a guesser sees.
+The result is plain JSON-ready data in the shape of API.md's room state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.rules.geometry import LEAVES, SPOTS, pair
+from app.rules.scoring import max_score
+from app.rules.state import Clover, Resolution, Room
+
+View = dict[str, Any]
+
+
+def view(room: Room, seat: int | None) -> View:
+    """The room as ``seat`` may see it (``None``: someone without a seat)."""
+    if seat is not None and not 0 <= seat < len(room.players):
+        seat = None
+    own_clover = room.clovers[seat] if room.phase == "clues" and seat is not None else None
+    return {
+        "code": room.code,
+        "phase": room.phase,
+        "seq": room.seq,
+        "decoys": room.decoys,
+        "you": None if seat is None else {"seat": seat, "host": seat == room.host},
+        "players": [
+            {
+                "seat": s,
+                "name": p.name,
+                "host": s == room.host,
+                "present": p.present,
+                "done": room.phase == "clues" and room.clovers[s].done,
+            }
+            for s, p in enumerate(room.players)
+        ],
+        "clover": None if own_clover is None else _own_clover(own_clover),
+        "warnings": [] if own_clover is None else _warnings(own_clover),
+        "resolution": _resolution(room, seat),
+        "results": [
+            {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
+            for r in room.results
+        ],
+        "total": room.total(),
+        "max": max_score(len(room.players)),
+        "chat": [{"seat": c.seat, "text": c.text, "at": c.at} for c in room.chat],
+    }
+
+
+def _own_clover(clover: Clover) -> View:
+    laid = clover.laid()
+    return {
+        "cards": [
+            {"spot": s, "rotation": clover.rotations[s], "words": list(clover.cards[s].words)}
+            for s in SPOTS
+        ],
+        "leaves": [
+            {"leaf": leaf, "pair": list(pair(laid, leaf)), "clue": clover.clues[leaf]}
+            for leaf in LEAVES
+        ],
+        "done": clover.done,
+    }
+
+
+def _warnings(clover: Clover) -> list[View]:
+    return [
+        {"leaf": leaf, "message": message}
+        for leaf, message in enumerate(clover.warnings)
+        if message is not None
+    ]
+
+
+def _resolution(room: Room, seat: int | None) -> View | None:
+    res = room.resolution
+    clover = room.current_clover()
+    spectator = room.spectator()
+    if res is None or clover is None or spectator is None:
+        return None
+    on_board = res.on_board()
+    may_know = res.checked or seat == spectator
+    return {
+        "spectator": spectator,
+        "lock_holder": room.lock_holder(),
+        "attempt": res.attempt,
+        "checked": res.checked,
+        "clues": list(clover.clues),
+        "pool": [
+            {"card": card_id, "words": list(clover.card(card_id).words)}  # type: ignore[union-attr]
+            for card_id in clover.pool_order
+            if card_id not in on_board
+        ],
+        "board": [
+            {
+                "spot": s,
+                "card": None if slot is None else slot.card,
+                "rotation": 0 if slot is None else slot.rotation,
+                "locked": slot is not None and slot.locked,
+            }
+            for s, slot in enumerate(res.board)
+        ],
+        "agreed": sorted(res.agreed),
+        "rejected": [
+            {"spot": r.spot, "card": r.card, "rotation": r.rotation} for r in res.rejected
+        ],
+        "solution": _solution(clover) if may_know else None,
+        "decoys": [card.id for card in clover.decoys] if may_know else None,
+        "score": _score(room, res),
+    }
+
+
+def _solution(clover: Clover) -> list[View]:
+    return [{"spot": s, "card": clover.cards[s].id, "rotation": clover.rotations[s]} for s in SPOTS]
+
+
+def _score(room: Room, res: Resolution) -> int | None:
+    """The checked clover's score, for the reveal."""
+    return room.results[-1].score if res.checked and room.results else None

@@ -1,0 +1,54 @@
+"""Rooms and actions survive the trip to storage and back unchanged."""
+
+import json
+
+import pytest
+
+from app.rules import actions as act
+from app.rules.codec import action_from_data, action_to_data, room_from_data, room_to_data
+from app.rules.engine import apply
+
+from .support import lay, lobby, resolving, started, truth
+
+
+def roundtrip(room):
+    return room_from_data(json.loads(json.dumps(room_to_data(room))))
+
+
+def test_rooms_at_every_phase_roundtrip():
+    room = resolving(4)
+    seat = room.lock_holder()
+    placements = truth(room)
+    placements[0] = (0, placements[0][1], (placements[0][2] + 1) % 4)
+    tried = apply(lay(room, seat, placements), seat, act.Lock())
+    tried = apply(tried, seat, act.Agree()) if tried.resolution.is_full() else tried
+    tried = apply(tried, seat, act.Say("hi", "2026-11-30T10:00:00Z"))
+    for state in (lobby(3), started(5, decoys=3), room, tried):
+        assert roundtrip(state) == state
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        act.Join("Ada"),
+        act.Leave(),
+        act.Kick(2),
+        act.Settings(3),
+        act.Start(2**100),
+        act.Clues(("a", None, "c", "d")),
+        act.Done(),
+        act.Undone(),
+        act.Place("abc", 1, 2),
+        act.Remove(3),
+        act.Rotate(0, -1),
+        act.Agree(),
+        act.Unagree(),
+        act.Lock(),
+        act.Next(),
+        act.Say("hello", "2026-11-30T10:00:00Z"),
+        act.Again(),
+        act.Presence(frozenset({0, 2})),
+    ],
+)
+def test_actions_roundtrip(action):
+    assert action_from_data(json.loads(json.dumps(action_to_data(action)))) == action

@@ -1,0 +1,124 @@
+"""Properties over random sequences of actions, played by random seats."""
+
+import json
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from app.rules import actions as act
+from app.rules.engine import apply
+from app.rules.errors import RuleError
+from app.rules.views import view
+
+from .support import resolving
+
+SEATS = st.integers(min_value=-1, max_value=6)
+
+
+@st.composite
+def an_action(draw, pool):
+    card = draw(st.sampled_from([*pool, "bogus"]))
+    spot = draw(st.integers(-1, 4))
+    kind = draw(
+        st.sampled_from(
+            [
+                "place",
+                "place",
+                "place",
+                "remove",
+                "rotate",
+                "agree",
+                "unagree",
+                "lock",
+                "next",
+                "presence",
+                "say",
+            ]
+        )
+    )
+    match kind:
+        case "place":
+            return act.Place(card, spot, draw(st.integers(-1, 4)))
+        case "remove":
+            return act.Remove(spot)
+        case "rotate":
+            return act.Rotate(spot, draw(st.sampled_from([1, -1, 2])))
+        case "agree":
+            return act.Agree()
+        case "unagree":
+            return act.Unagree()
+        case "lock":
+            return act.Lock()
+        case "next":
+            return act.Next()
+        case "presence":
+            return act.Presence(frozenset(draw(st.sets(st.integers(0, 5)))))
+        case _:
+            return act.Say(draw(st.text(max_size=5)), "t")
+
+
+def check_invariants(room, locked_before):
+    n = len(room.players)
+    assert all(0 <= r.score <= 6 for r in room.results)
+    assert 0 <= room.total() <= 6 * n
+    res = room.resolution
+    if res is None:
+        return {}
+    clover = room.current_clover()
+    ids = {c.id for c in clover.all_cards()}
+    placed = [slot.card for slot in res.board if slot is not None]
+    assert len(placed) == len(set(placed)), "a card on two spots"
+    guesser_view = view(room, (room.spectator() + 1) % n)["resolution"]
+    pool = [p["card"] for p in guesser_view["pool"]]
+    assert set(pool).isdisjoint(placed)
+    assert sorted(pool + placed) == sorted(ids), "pool + board is not the clover's cards"
+    locked = {s: slot for s, slot in enumerate(res.board) if slot is not None and slot.locked}
+    for spot, slot in locked_before.get(res.turn, {}).items():
+        assert locked.get(spot) == slot, "a locked card moved"
+    if not res.checked:
+        assert guesser_view["solution"] is None and guesser_view["decoys"] is None
+        text = json.dumps(view(room, None))
+        assert '"solution": null' in text and '"decoys": null' in text
+    return {res.turn: locked}
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 6), st.integers(0, 2**32), st.integers(1, 4), st.data())
+def test_random_play_keeps_every_invariant(players, seed, decoys, data):
+    room = resolving(players, seed=seed, decoys=decoys)
+    locked: dict[int, dict] = {}
+    for _ in range(data.draw(st.integers(10, 80))):
+        if room.phase != "resolution":
+            break
+        seat = data.draw(st.integers(0, players - 1))
+        action = data.draw(an_action(room.current_clover().pool_order))
+        try:
+            new = apply(room, seat if not isinstance(action, act.Presence) else None, action)
+        except RuleError:
+            continue
+        assert new.seq == room.seq + 1
+        room = new
+        locked = check_invariants(room, locked) if room.resolution else locked
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(3, 6), st.integers(0, 2**32), st.data())
+def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
+    """Guessers who always fill the board and lock in reach the end of every game."""
+    room = resolving(players, seed=seed)
+    while room.phase == "resolution":
+        res = room.resolution
+        holder = room.lock_holder()
+        if res.checked:
+            room = apply(room, holder, act.Next())
+            continue
+        free = [s for s, slot in enumerate(res.board) if slot is None]
+        pool = [p["card"] for p in view(room, holder)["resolution"]["pool"]]
+        for spot in free:
+            card = data.draw(st.sampled_from(pool))
+            pool.remove(card)
+            room = apply(room, holder, act.Place(card, spot, data.draw(st.integers(0, 3))))
+        room = apply(room, holder, act.Lock())
+    assert room.phase == "finished"
+    assert len(room.results) == players
+    assert 0 <= room.total() <= 6 * players

@@ -1,0 +1,48 @@
+"""The rules engine stays pure: standard library and the word libraries only."""
+
+import ast
+import sys
+from pathlib import Path
+
+import app.rules
+
+ALLOWED_THIRD_PARTY = {"inflect", "snowballstemmer", "app"}
+RULES_DIR = Path(app.rules.__file__).parent
+
+
+def imported_modules(path: Path) -> set[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names.add(node.module)
+    return names
+
+
+def test_rules_import_nothing_but_the_standard_library_and_word_libraries():
+    offenders = {}
+    for path in sorted(RULES_DIR.glob("*.py")):
+        for name in imported_modules(path):
+            top = name.split(".")[0]
+            if top in sys.stdlib_module_names:
+                continue
+            if top not in ALLOWED_THIRD_PARTY or (
+                top == "app" and not name.startswith("app.rules")
+            ):
+                offenders.setdefault(path.name, []).append(name)
+    assert offenders == {}
+
+
+def test_rules_use_no_clock_and_no_global_randomness():
+    for path in sorted(RULES_DIR.glob("*.py")):
+        source = path.read_text(encoding="utf-8")
+        for banned in (
+            "datetime.now",
+            "time.time",
+            "random.random(",
+            "random.choice(",
+            "os.urandom",
+        ):
+            assert banned not in source, f"{path.name} uses {banned}"

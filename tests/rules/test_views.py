@@ -1,0 +1,135 @@
+"""The per-seat view: what each seat may learn, and what nobody may before the check."""
+
+import json
+from dataclasses import replace
+
+from app.rules import actions as act
+from app.rules.engine import apply
+from app.rules.views import view
+
+from .support import guessers, lay, lobby, resolving, started, truth
+
+
+def dump(room, seat):
+    return json.dumps(view(room, seat))
+
+
+def words_of(clover):
+    """Each keyword of a clover as it would appear in JSON, quotes included."""
+    return {f'"{w}"' for card in clover.all_cards() for w in card.words}
+
+
+def test_lobby_view_has_players_and_no_game():
+    room = lobby(3)
+    v = view(room, 1)
+    assert v["you"] == {"seat": 1, "host": False}
+    assert [p["name"] for p in v["players"]] == ["Ada", "Bea", "Cy"]
+    assert v["clover"] is None and v["resolution"] is None
+    assert v["max"] == 18 and v["total"] == 0
+
+
+def test_in_the_clue_phase_each_player_sees_only_their_own_clover():
+    room = started(4)
+    for seat in range(4):
+        v = view(room, seat)
+        cards = v["clover"]["cards"]
+        assert [tuple(c["words"]) for c in cards] == [c.words for c in room.clovers[seat].cards]
+        text = json.dumps(v)
+        for other in range(4):
+            if other != seat:
+                assert not any(w in text for w in words_of(room.clovers[other]))
+        # the decoys of one's own clover are not dealt yet as far as anyone knows
+        assert not any(f'"{w}"' in text for c in room.clovers[seat].decoys for w in c.words)
+
+
+def test_nobody_without_a_seat_sees_any_clover_in_the_clue_phase():
+    room = started(3)
+    text = dump(room, None)
+    assert view(room, None)["clover"] is None
+    for clover in room.clovers:
+        assert not any(w in text for w in words_of(clover))
+
+
+def test_the_owner_sees_pairs_and_clues_on_each_leaf():
+    room = apply(started(3), 1, act.Clues(("Alpha", None, None, "Delta")))
+    leaves = view(room, 1)["clover"]["leaves"]
+    assert [leaf["clue"] for leaf in leaves] == ["Alpha", None, None, "Delta"]
+    assert all(len(leaf["pair"]) == 2 for leaf in leaves)
+
+
+def test_guessers_see_clues_pool_and_board_but_not_the_solution():
+    room = resolving(4)
+    spectator = room.spectator()
+    for seat in [*guessers(room), None]:
+        res = view(room, seat)["resolution"]
+        assert res["solution"] is None and res["decoys"] is None
+        assert res["clues"] == ["Alpha", "Bravo", "Charlie", "Delta"]
+        assert len(res["pool"]) == 5
+    mine = view(room, spectator)["resolution"]
+    assert len(mine["solution"]) == 4 and len(mine["decoys"]) == 1
+
+
+def test_a_guessers_view_does_not_depend_on_the_hidden_truth():
+    """Swap which card is the decoy and how the true cards lie: guessers see no difference."""
+    room = resolving(3)
+    spectator = room.spectator()
+    clover = room.clovers[spectator]
+    shuffled = replace(
+        clover,
+        cards=(clover.decoys[0], clover.cards[2], clover.cards[0], clover.cards[1]),
+        decoys=(clover.cards[3],),
+        rotations=tuple((r + 1) % 4 for r in clover.rotations),
+    )
+    other = replace(
+        room, clovers=tuple(shuffled if c.owner == spectator else c for c in room.clovers)
+    )
+    seat = guessers(room)[0]
+    other = lay(other, seat, [(s, cid, 0) for s, cid in enumerate(clover.pool_order[:4])])
+    room = lay(room, seat, [(s, cid, 0) for s, cid in enumerate(clover.pool_order[:4])])
+    for s in [*guessers(room), None]:
+        assert dump(room, s) == dump(other, s)
+    assert dump(room, spectator) != dump(other, spectator)
+
+
+def test_other_clovers_stay_hidden_during_resolution():
+    room = resolving(4)
+    spectator = room.spectator()
+    for seat in range(4):
+        text = dump(room, seat)
+        for clover in room.clovers:
+            if clover.owner != spectator:
+                assert not any(w in text for w in words_of(clover))
+
+
+def test_after_the_check_the_solution_and_decoys_are_public():
+    room = resolving(3)
+    seat = room.lock_holder()
+    room = apply(lay(room, seat, truth(room)), seat, act.Lock())
+    for s in [*range(3), None]:
+        res = view(room, s)["resolution"]
+        assert [(x["spot"], x["card"], x["rotation"]) for x in res["solution"]] == truth(room)
+        assert res["decoys"] == [c.id for c in room.current_clover().decoys]
+        assert res["score"] == 6
+    assert view(room, 0)["results"] == [{"spectator": room.spectator(), "attempts": 1, "score": 6}]
+
+
+def test_rejected_placements_and_locks_are_shown_after_a_first_try():
+    room = resolving(3)
+    seat = room.lock_holder()
+    placements = truth(room)
+    spot, card, rotation = placements[1]
+    placements[1] = (spot, card, (rotation + 1) % 4)
+    room = apply(lay(room, seat, placements), seat, act.Lock())
+    res = view(room, seat)["resolution"]
+    assert res["attempt"] == 2
+    assert [b["locked"] for b in res["board"]] == [True, False, True, True]
+    assert res["rejected"] == [{"spot": 1, "card": card, "rotation": (rotation + 1) % 4}]
+    assert card in [p["card"] for p in res["pool"]]
+
+
+def test_warnings_reach_only_their_author():
+    room = apply(lobby(3), 0, act.Start(1), deck=[("Fire", "Fire", "Fire", "Fire")] * 20)
+    room = apply(room, 0, act.Clues(("Firefighter", None, None, None)))
+    assert [w["leaf"] for w in view(room, 0)["warnings"]] == [0]
+    assert "Fire" in view(room, 0)["warnings"][0]["message"]
+    assert view(room, 1)["warnings"] == []
