@@ -1,27 +1,44 @@
-"""The `soclover` console command.
-
-The room service is not built yet: for now the command says what it will
-serve, so the README's first command already works on a fresh machine.
-"""
+"""The `soclover` console command: serve the table."""
 
 from __future__ import annotations
 
 import argparse
+import os
+import sys
+
+import uvicorn
+
+from app.config import get_settings
+from app.rules.deck import DeckError
+from app.service.errors import DeckTooSmallForAnyGame
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Parse the command line and say what will be served."""
+    settings = get_settings()
     parser = argparse.ArgumentParser(
         prog="soclover",
         description="So Clover! table: a self-hosted table for 3 to 6 players.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument("--host", default=settings.host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=settings.port, help="port to listen on")
     args = parser.parse_args(argv)
-    print(
-        "So Clover! table: the rules engine and the deck are in place; the room "
-        f"service that will serve the game at http://{args.host}:{args.port}/ "
-        "is not built yet."
+
+    from app.main import create_app
+
+    try:
+        app = create_app(settings)
+    except (DeckError, DeckTooSmallForAnyGame) as error:
+        print(f"soclover: {error}", file=sys.stderr)
+        return 2
+    url_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
+    print(f"So Clover! table: open http://{url_host}:{args.port}/ to play", flush=True)
+    uvicorn.run(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=os.environ.get("SOCLOVER_LOG_LEVEL", "info"),
+        proxy_headers=True,
+        timeout_graceful_shutdown=3,
     )
     return 0
 

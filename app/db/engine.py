@@ -1,0 +1,84 @@
+"""Database engines: the async one the app uses, the sync one Alembic uses.
+
+SQLite needs care to be safe under concurrent writers: with its defaults a
+read-modify-write from two requests can silently lose one of them. So every
+connection runs in WAL mode with a busy timeout and foreign keys on, and every
+transaction starts with ``BEGIN IMMEDIATE``, which takes the write lock up
+front instead of failing (or worse) when a reader later tries to write.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+
+def async_url(url: str) -> URL:
+    """The URL with the async driver this app uses for its backend."""
+    parsed = make_url(_plain(url))
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite+aiosqlite")
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+asyncpg")
+    raise ValueError(f"Unsupported database {backend!r}: use sqlite or postgresql.")
+
+
+def sync_url(url: str) -> URL:
+    """The URL with a synchronous driver, for migrations."""
+    parsed = make_url(_plain(url))
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        return parsed.set(drivername="sqlite")
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+psycopg")
+    raise ValueError(f"Unsupported database {backend!r}: use sqlite or postgresql.")
+
+
+def _plain(url: str) -> str:
+    # Hosting providers hand out postgres:// URLs; SQLAlchemy wants postgresql://.
+    return (
+        "postgresql://" + url.removeprefix("postgres://") if url.startswith("postgres://") else url
+    )
+
+
+def is_sqlite(url: str) -> bool:
+    return make_url(_plain(url)).get_backend_name() == "sqlite"
+
+
+def make_async_engine(url: str) -> AsyncEngine:
+    engine = create_async_engine(async_url(url), pool_pre_ping=not is_sqlite(url))
+    if is_sqlite(url):
+        configure_sqlite(engine.sync_engine)
+    return engine
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """WAL, busy timeout, foreign keys, full sync, and BEGIN IMMEDIATE for every transaction."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        # Let SQLAlchemy's "begin" event issue BEGIN itself (the driver's own
+        # implicit BEGIN is a deferred one).
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    # expire_on_commit=False: rows stay readable after commit without a new query.
+    return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)

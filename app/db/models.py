@@ -1,0 +1,70 @@
+"""The tables. The schema itself comes only from the Alembic migrations.
+
+A room's current state is one JSON document (``RoomRow.state``); every
+accepted action is also appended to ``ActionRow`` with its ``seq``: the audit
+trail, the answer to ``Last-Event-ID``, and enough to replay a game.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, Column, ForeignKey, Index, String, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+class RoomRow(SQLModel, table=True):
+    __tablename__ = "room"
+
+    code: str = Field(primary_key=True, max_length=12)
+    seq: int
+    phase: str = Field(max_length=16)
+    state: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    created_at: datetime
+    updated_at: datetime = Field(index=True)
+
+
+class SeatRow(SQLModel, table=True):
+    """A seat token (stored hashed) and the player it stands for."""
+
+    __tablename__ = "seat"
+
+    token_hash: str = Field(primary_key=True, max_length=64)
+    room: str = Field(
+        sa_column=Column(
+            String(12), ForeignKey("room.code", ondelete="CASCADE"), nullable=False, index=True
+        )
+    )
+    pid: int
+    created_at: datetime
+
+
+class ActionRow(SQLModel, table=True):
+    __tablename__ = "action"
+    __table_args__ = (UniqueConstraint("room", "seq", name="uq_action_room_seq"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    room: str = Field(
+        sa_column=Column(String(12), ForeignKey("room.code", ondelete="CASCADE"), nullable=False)
+    )
+    seq: int
+    seat: int | None = None
+    action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
+    at: datetime
+
+
+class LegendRow(SQLModel, table=True):
+    """A finished game in the Record of Legends; kept when its room expires."""
+
+    __tablename__ = "legend"
+    __table_args__ = (Index("ix_legend_count_score", "player_count", "score"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    room: str = Field(max_length=12, index=True)
+    finished_at: datetime
+    players: list[str] = Field(sa_column=Column(JSON, nullable=False))
+    player_count: int
+    decoys: int
+    score: int
+    max: int

@@ -1,0 +1,109 @@
+"""Wiring: settings, database, deck, service, routes. No game logic here."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from datetime import timedelta
+
+from fastapi import FastAPI
+
+from app.config import Settings, get_settings
+from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.migrate import upgrade
+from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
+from app.rules.state import MIN_DECOYS, MIN_PLAYERS
+from app.service.errors import DeckTooSmallForAnyGame
+from app.service.hub import RoomHub
+from app.service.locks import RoomLocks
+from app.service.presence import PresenceTracker
+from app.service.ratelimit import RateLimiter
+from app.service.rooms import RoomService
+from app.web import api, errors, events
+from app.web.security import SecurityMiddleware
+
+log = logging.getLogger("soclover")
+
+
+def load_configured_deck(settings: Settings) -> Deck:
+    """The custom deck if one is set, else the built-in one; refused if no game fits."""
+    deck = load_deck(settings.keywords or builtin_deck_path())
+    smallest = cards_needed(MIN_PLAYERS, MIN_DECOYS)
+    if len(deck) < smallest:
+        raise DeckTooSmallForAnyGame(
+            f"{deck.source} has {len(deck)} cards; the smallest game (3 players, 1 decoy) "
+            f"needs {smallest}."
+        )
+    return deck
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(upgrade, settings.database_url)
+        engine = make_async_engine(settings.database_url)
+        service = RoomService(
+            make_sessionmaker(engine),
+            app.state.deck,
+            RoomHub(),
+            RoomLocks(),
+            PresenceTracker(settings.presence_grace_seconds),
+        )
+        app.state.service = service
+        tasks = [
+            asyncio.create_task(_every(settings.presence_sweep_seconds, service.sweep_presence)),
+            asyncio.create_task(
+                _every(
+                    settings.expiry_sweep_seconds,
+                    lambda: service.expire(timedelta(days=settings.room_expiry_days)),
+                )
+            ),
+        ]
+        app.state.ready = True
+        try:
+            yield
+        finally:
+            app.state.ready = False
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await engine.dispose()
+
+    app = FastAPI(
+        title="So Clover! table",
+        summary="Rooms, actions and live events for the cooperative word game So Clover!",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.deck = load_configured_deck(settings)
+    app.state.ready = False
+    app.state.join_limiter = RateLimiter(settings.join_rate_per_minute)
+    app.state.create_limiter = RateLimiter(settings.create_rate_per_minute)
+    app.add_middleware(SecurityMiddleware)
+    errors.install(app)
+    app.include_router(api.router)
+    app.include_router(events.router)
+
+    @app.get("/healthz", tags=["ops"])
+    async def healthz() -> dict[str, str]:
+        """200 once the schema is up to date and the app serves."""
+        return {"status": "ok" if app.state.ready else "starting"}
+
+    return app
+
+
+async def _every(seconds: float, job) -> None:  # type: ignore[no-untyped-def]
+    while True:
+        try:
+            await job()
+        except Exception:
+            log.exception("background job failed")
+        await asyncio.sleep(seconds)

@@ -1,0 +1,33 @@
+"""Refusals that come from the room service rather than the rules."""
+
+from __future__ import annotations
+
+from app.rules.errors import RuleError
+
+
+class RoomNotFound(RuleError):
+    code = "room_not_found"
+    status = 404
+    default_message = "There is no room with that code. Check it with whoever invited you."
+
+
+class NotSeated(RuleError):
+    code = "not_seated"
+    status = 401
+    default_message = "You have no seat in this room: join it first."
+
+
+class StaleAction(RuleError):
+    code = "stale"
+    status = 409
+    default_message = "The table has moved on since you looked: have another look and try again."
+
+
+class RateLimited(RuleError):
+    code = "rate_limited"
+    status = 429
+    default_message = "Too many tries from here; wait a minute and try again."
+
+
+class DeckTooSmallForAnyGame(Exception):
+    """Raised at launch: no game could ever be dealt from this deck."""

@@ -1,0 +1,83 @@
+"""Room changes, from the action path to every open stream of the room.
+
+One process: subscribers get each change of their room, in seq order, through
+an in-memory queue, and the hub keeps each room's last few changes so a stream
+that reconnects with ``Last-Event-ID`` can be sent exactly what it missed. A
+stream that falls further behind than that gets the current state instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.rules.state import Room
+
+HISTORY = 64
+"""Changes kept per room for reconnecting streams."""
+QUEUE_SIZE = 256
+"""Changes a slow stream may fall behind before it is resynchronized."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A room after one accepted action, and who did what (never the action's content)."""
+
+    seq: int
+    room: Room
+    action: dict[str, Any] | None
+
+
+@dataclass(eq=False)
+class Subscription:
+    code: str
+    queue: asyncio.Queue[Change] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
+    overflowed: bool = False
+
+
+class RoomHub:
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[Subscription]] = {}
+        self._history: dict[str, deque[Change]] = {}
+
+    def publish(self, code: str, change: Change) -> None:
+        """Hand ``change`` to every subscriber of ``code``; called in seq order."""
+        history = self._history.setdefault(code, deque(maxlen=HISTORY))
+        if history and history[-1].seq >= change.seq:
+            return
+        history.append(change)
+        for sub in self._subscribers.get(code, ()):
+            try:
+                sub.queue.put_nowait(change)
+            except asyncio.QueueFull:
+                sub.overflowed = True
+
+    def since(self, code: str, seq: int) -> list[Change] | None:
+        """The changes after ``seq`` if the history still holds all of them, else ``None``."""
+        history = self._history.get(code)
+        if not history:
+            return None
+        if history[0].seq > seq + 1:
+            return None
+        return [c for c in history if c.seq > seq]
+
+    def subscribe(self, code: str) -> Subscription:
+        sub = Subscription(code)
+        self._subscribers.setdefault(code, set()).add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        subs = self._subscribers.get(sub.code)
+        if subs is not None:
+            subs.discard(sub)
+            if not subs:
+                del self._subscribers[sub.code]
+
+    def forget(self, code: str) -> None:
+        """Drop what is kept for a room that no longer exists."""
+        self._history.pop(code, None)
+
+    def watched(self) -> set[str]:
+        return set(self._subscribers)

@@ -1,0 +1,377 @@
+"""The room service: load, apply, save, publish. The one action path.
+
+Every change to a room, from a player's tap, an API call or the server's own
+presence report, goes through ``RoomService.apply``: it holds the room's
+lock, loads the room inside a write transaction, lets the rules engine apply
+the action, saves the new state together with the action row and the new
+``seq``, commits, and only then tells the streams. An action answered 200 is
+on disk; a refused one changed nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import delete, desc, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
+from app.rules import actions as act
+from app.rules.codec import ACTION_NAMES, action_to_data, room_from_data, room_to_data
+from app.rules.deck import Deck
+from app.rules.engine import apply, new_room
+from app.rules.scoring import max_score
+from app.rules.state import Room
+from app.rules.views import View, view
+from app.service.codes import hash_token, new_room_code, new_token
+from app.service.errors import NotSeated, RoomNotFound, StaleAction
+from app.service.hub import Change, RoomHub
+from app.service.locks import RoomLocks
+from app.service.presence import PresenceTracker
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+ActionFor = Callable[[Room], act.Action | None]
+"""Builds the action from the room as it is under the lock; ``None``: nothing to do."""
+AlsoSave = Callable[[AsyncSession, Room], Awaitable[None]]
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def iso(moment: datetime) -> str:
+    return moment.astimezone(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who a token stands for: a player (by pid) in one room."""
+
+    code: str
+    pid: int
+
+
+class RoomService:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        deck: Deck,
+        hub: RoomHub,
+        locks: RoomLocks,
+        presence: PresenceTracker,
+        clock: Clock = utcnow,
+    ) -> None:
+        self.sessions = sessions
+        self.deck = deck
+        self.hub = hub
+        self.locks = locks
+        self.presence = presence
+        self.clock = clock
+        self._rooms: dict[str, Room] = {}
+        self._best: dict[str, dict[str, Any] | None] = {}
+        self._seats: dict[str, Seat] = {}
+
+    # --- creating and joining -------------------------------------------------
+
+    async def create(self, name: str, decoys: int) -> tuple[Room, str]:
+        """A new room with its creator as host; returns the room and the creator's token."""
+        token = new_token()
+        for _ in range(20):
+            room = new_room(new_room_code(), name, decoys)
+            now = self.clock()
+            try:
+                async with self.sessions() as session, session.begin():
+                    session.add(_room_row(room, now))
+                    await session.flush()
+                    session.add(
+                        ActionRow(
+                            room=room.code,
+                            seq=0,
+                            seat=None,
+                            action={
+                                "type": "create",
+                                "name": room.players[0].name,
+                                "decoys": decoys,
+                            },
+                            at=now,
+                        )
+                    )
+                    session.add(
+                        SeatRow(token_hash=hash_token(token), room=room.code, pid=0, created_at=now)
+                    )
+            except IntegrityError:
+                continue  # that code is taken: draw another
+            self._rooms[room.code] = room
+            self._seats[hash_token(token)] = Seat(room.code, 0)
+            self.presence.touch(room.code, 0)
+            return room, token
+        raise RuntimeError("could not find a free room code")
+
+    async def join(self, code: str, name: str) -> tuple[Room, str, int]:
+        """Seat a newcomer; returns the room, their token and their seat."""
+        token = new_token()
+        token_hash = hash_token(token)
+
+        async def save_seat(session: AsyncSession, room: Room) -> None:
+            session.add(
+                SeatRow(
+                    token_hash=token_hash,
+                    room=code,
+                    pid=room.players[-1].pid,
+                    created_at=self.clock(),
+                )
+            )
+
+        room = await self.apply(code, None, lambda _room: act.Join(name), also=save_seat)
+        pid = room.players[-1].pid
+        self._seats[token_hash] = Seat(code, pid)
+        self.presence.touch(code, pid)
+        return room, token, len(room.players) - 1
+
+    # --- the one action path ----------------------------------------------------
+
+    async def act(
+        self, code: str, seat: Seat, action: act.Action, expect_seq: int | None = None
+    ) -> Room:
+        """A player's action. Marks them present first, so absence never blocks them."""
+        self.presence.touch(code, seat.pid)
+        cached = self._rooms.get(code)
+        if cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players):
+            await self.sync_presence(code)
+        return await self.apply(code, seat.pid, lambda _room: action, expect_seq=expect_seq)
+
+    async def apply(
+        self,
+        code: str,
+        pid: int | None,
+        action_for: ActionFor,
+        *,
+        expect_seq: int | None = None,
+        also: AlsoSave | None = None,
+    ) -> Room:
+        """Apply one action to one room, persist it, then notify. See the module docstring."""
+        async with self.locks.hold(code):
+            async with self.sessions() as session, session.begin():
+                room = await self._load_for_update(session, code)
+                if expect_seq is not None and expect_seq != room.seq:
+                    raise StaleAction()
+                seat = None
+                if pid is not None:
+                    seat = room.seat_of(pid)
+                    if seat is None:
+                        raise NotSeated("You are no longer seated in this room.")
+                action = action_for(room)
+                if action is None:
+                    return room
+                new = apply(room, seat, action, deck=self.deck.cards)
+                if isinstance(action, act.Join):
+                    seat = len(new.players) - 1
+                now = self.clock()
+                await self._save(session, room, new, now)
+                session.add(
+                    ActionRow(
+                        room=code, seq=new.seq, seat=seat, action=action_to_data(action), at=now
+                    )
+                )
+                if also is not None:
+                    await also(session, new)
+                if new.phase == "finished" and room.phase != "finished":
+                    session.add(_legend(new, now))
+                    self._best.pop(code, None)
+            self._rooms[code] = new
+            summary = {"type": ACTION_NAMES[type(action)], "seat": seat}
+            self.hub.publish(code, Change(new.seq, new, summary))
+        return new
+
+    async def _load_for_update(self, session: AsyncSession, code: str) -> Room:
+        seq = (
+            await session.execute(select(RoomRow.seq).where(RoomRow.code == code).with_for_update())
+        ).scalar_one_or_none()
+        if seq is None:
+            self._rooms.pop(code, None)
+            raise RoomNotFound()
+        cached = self._rooms.get(code)
+        if cached is not None and cached.seq == seq:
+            return cached
+        state = (
+            await session.execute(select(RoomRow.state).where(RoomRow.code == code))
+        ).scalar_one()
+        room = room_from_data(state)
+        self._remember(room)
+        return room
+
+    async def _save(self, session: AsyncSession, old: Room, new: Room, now: datetime) -> None:
+        result = await session.execute(
+            update(RoomRow)
+            .where(RoomRow.code == new.code, RoomRow.seq == old.seq)
+            .values(seq=new.seq, phase=new.phase, state=room_to_data(new), updated_at=now)
+        )
+        if result.rowcount != 1:  # type: ignore[attr-defined]
+            raise StaleAction()
+
+    # --- reading ----------------------------------------------------------------
+
+    async def load(self, code: str) -> Room:
+        """The room as last committed."""
+        cached = self._rooms.get(code)
+        if cached is not None:
+            return cached
+        async with self.sessions() as session:
+            state = (
+                await session.execute(select(RoomRow.state).where(RoomRow.code == code))
+            ).scalar_one_or_none()
+        if state is None:
+            raise RoomNotFound()
+        room = room_from_data(state)
+        self._remember(room)
+        return room
+
+    def _remember(self, room: Room) -> None:
+        if room.code not in self._rooms:
+            # Players shown present before a restart get the grace period to come back.
+            for player in room.players:
+                if player.present:
+                    self.presence.touch(room.code, player.pid)
+        current = self._rooms.get(room.code)
+        if current is None or current.seq <= room.seq:
+            self._rooms[room.code] = room
+
+    async def seat_for(self, code: str, token: str | None) -> Seat | None:
+        """The seat a token stands for in ``code``; a token of another room stands for none."""
+        if not token or len(token) > 200:
+            return None
+        token_hash = hash_token(token)
+        seat = self._seats.get(token_hash)
+        if seat is None:
+            async with self.sessions() as session:
+                row = await session.get(SeatRow, token_hash)
+            if row is None:
+                return None
+            seat = self._seats[token_hash] = Seat(row.room, row.pid)
+        return seat if seat.code == code else None
+
+    async def room_view(self, room: Room, seat: int | None) -> View:
+        """The per-seat view, plus the room's best game from the Record of Legends."""
+        data = view(room, seat)
+        data["best"] = await self.best(room.code)
+        return data
+
+    async def best(self, code: str) -> dict[str, Any] | None:
+        if code not in self._best:
+            rows = await self.legends(room=code, limit=1)
+            self._best[code] = rows[0] if rows else None
+        return self._best[code]
+
+    async def legends(
+        self,
+        *,
+        players: int | None = None,
+        decoys: int | None = None,
+        room: str | None = None,
+        limit: int = 20,
+    ) -> list[dict[str, Any]]:
+        """The Record of Legends, best score first (the earliest first among equals)."""
+        query = select(LegendRow).order_by(
+            desc(LegendRow.score), LegendRow.finished_at, LegendRow.id
+        )
+        if players is not None:
+            query = query.where(LegendRow.player_count == players)
+        if decoys is not None:
+            query = query.where(LegendRow.decoys == decoys)
+        if room is not None:
+            query = query.where(LegendRow.room == room)
+        async with self.sessions() as session:
+            rows = (await session.execute(query.limit(limit))).scalars().all()
+        return [
+            {
+                "room": r.room,
+                "finished_at": iso(r.finished_at),
+                "players": list(r.players),
+                "player_count": r.player_count,
+                "decoys": r.decoys,
+                "score": r.score,
+                "max": r.max,
+            }
+            for r in rows
+        ]
+
+    # --- presence and housekeeping ---------------------------------------------
+
+    async def sync_presence(self, code: str) -> None:
+        """Report who is present to the room, if that changed."""
+        present = self.presence.present(code)
+
+        def presence_for(room: Room) -> act.Action | None:
+            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
+            shown = frozenset(s for s, p in enumerate(room.players) if p.present)
+            return None if seats == shown else act.Presence(seats)
+
+        cached = self._rooms.get(code)
+        if cached is not None and presence_for(cached) is None:
+            return  # nothing changed: no transaction needed
+        try:
+            await self.apply(code, None, presence_for)
+        except RoomNotFound:
+            self.presence.forget(code)
+
+    async def sweep_presence(self) -> None:
+        """Bring every room that may have changed up to date; called every few seconds."""
+        codes = self.presence.rooms() | {
+            code for code, room in self._rooms.items() if any(p.present for p in room.players)
+        }
+        for code in codes:
+            try:
+                await self.sync_presence(code)
+            except Exception:  # one broken room must not stop the sweep
+                log.exception("presence sweep failed for room %s", code)
+        self.presence.prune()
+
+    async def expire(self, older_than: timedelta) -> int:
+        """Delete rooms idle for longer than ``older_than``; their legends stay."""
+        cutoff = self.clock() - older_than
+        async with self.sessions() as session, session.begin():
+            codes = (
+                (await session.execute(select(RoomRow.code).where(RoomRow.updated_at < cutoff)))
+                .scalars()
+                .all()
+            )
+            if codes:
+                await session.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))  # type: ignore[attr-defined]
+        for code in codes:
+            self._rooms.pop(code, None)
+            self._best.pop(code, None)
+            self.hub.forget(code)
+            self.presence.forget(code)
+        self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}
+        return len(codes)
+
+
+def _room_row(room: Room, now: datetime) -> RoomRow:
+    return RoomRow(
+        code=room.code,
+        seq=room.seq,
+        phase=room.phase,
+        state=room_to_data(room),
+        created_at=now,
+        updated_at=now,
+    )
+
+
+def _legend(room: Room, now: datetime) -> LegendRow:
+    return LegendRow(
+        room=room.code,
+        finished_at=now,
+        players=[p.name for p in room.players],
+        player_count=len(room.players),
+        decoys=room.decoys,
+        score=room.total(),
+        max=max_score(len(room.players)),
+    )

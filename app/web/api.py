@@ -1,0 +1,107 @@
+"""The JSON API of API.md: rooms, actions, legends."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Body, Query, Request, Response
+
+from app.service.errors import RateLimited
+from app.service.rooms import Seat, iso
+from app.web.deps import (
+    CodeDep,
+    OptionalSeat,
+    RequiredSeat,
+    ServiceDep,
+    client_key,
+    cookie_name,
+)
+from app.web.schemas import (
+    ActionIn,
+    ActionOut,
+    CreateRoom,
+    JoinRoom,
+    LegendsOut,
+    SeatOut,
+    to_action,
+)
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+ROOM_ERRORS = {404: {"description": "No such room"}}
+
+
+def set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(code),
+        token,
+        max_age=60 * 60 * 24 * 30,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+        path="/",
+    )
+
+
+@router.post("/rooms", status_code=201, response_model=SeatOut)
+async def create_room(
+    body: CreateRoom, request: Request, response: Response, service: ServiceDep
+) -> SeatOut:
+    """Create a room; its creator is the host in seat 0."""
+    if not request.app.state.create_limiter.allow(client_key(request)):
+        raise RateLimited()
+    room, token = await service.create(body.name, body.decoys)
+    set_seat_cookie(request, response, room.code, token)
+    return SeatOut(code=room.code, token=token, seat=0)
+
+
+@router.post("/rooms/{code}/join", status_code=201, response_model=SeatOut, responses=ROOM_ERRORS)
+async def join_room(
+    code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
+) -> SeatOut:
+    """Take a seat in a room that is still in its lobby (409 if full or started)."""
+    if not request.app.state.join_limiter.allow(client_key(request)):
+        raise RateLimited()
+    room, token, seat = await service.join(code, body.name)
+    set_seat_cookie(request, response, room.code, token)
+    return SeatOut(code=room.code, token=token, seat=seat)
+
+
+@router.get("/rooms/{code}", responses=ROOM_ERRORS)
+async def get_room(code: CodeDep, seat: OptionalSeat, service: ServiceDep) -> dict:
+    """The room as the caller's seat may see it; without a seat, the public view."""
+    room = await service.load(code)
+    if seat is not None:
+        service.presence.touch(code, seat.pid)
+    return await service.room_view(room, _seat_index(room, seat))
+
+
+@router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)
+async def post_action(
+    code: CodeDep,
+    seat: RequiredSeat,
+    service: ServiceDep,
+    body: Annotated[ActionIn, Body()],
+) -> ActionOut:
+    """Apply one action for the caller's seat; the answer is the new state, already on disk."""
+    room = await service.act(code, seat, to_action(body, iso(service.clock())), body.seq)
+    return ActionOut(seq=room.seq, state=await service.room_view(room, _seat_index(room, seat)))
+
+
+@router.get("/legends", response_model=LegendsOut)
+async def legends(
+    service: ServiceDep,
+    players: Annotated[int | None, Query(ge=3, le=6)] = None,
+    decoys: Annotated[int | None, Query(ge=1, le=4)] = None,
+    room: Annotated[str | None, Query(max_length=12)] = None,
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+) -> LegendsOut:
+    """The Record of Legends: finished games, best score first."""
+    rows = await service.legends(
+        players=players, decoys=decoys, room=room.upper() if room else None, limit=limit
+    )
+    return LegendsOut.model_validate({"legends": rows})
+
+
+def _seat_index(room, seat: Seat | None) -> int | None:  # type: ignore[no-untyped-def]
+    return None if seat is None else room.seat_of(seat.pid)

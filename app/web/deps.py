@@ -1,0 +1,86 @@
+"""Who is asking: the room from the path, the seat from a bearer token or cookie."""
+
+from __future__ import annotations
+
+from typing import Annotated
+from urllib.parse import urlsplit
+
+from fastapi import Depends, Request
+
+from app.rules.errors import Forbidden
+from app.service.codes import normalize_code
+from app.service.errors import NotSeated, RoomNotFound
+from app.service.rooms import RoomService, Seat
+
+COOKIE_PREFIX = "soclover_"
+
+
+def cookie_name(code: str) -> str:
+    """One cookie per room, so a seat token is only ever sent for its own room's code."""
+    return f"{COOKIE_PREFIX}{code}"
+
+
+def get_service(request: Request) -> RoomService:
+    return request.app.state.service  # type: ignore[no-any-return]
+
+
+ServiceDep = Annotated[RoomService, Depends(get_service)]
+
+
+def room_code(code: str) -> str:
+    normalized = normalize_code(code)
+    if normalized is None:
+        raise RoomNotFound()
+    return normalized
+
+
+CodeDep = Annotated[str, Depends(room_code)]
+
+
+def _token(request: Request, code: str) -> tuple[str | None, bool]:
+    """The presented token and whether it came from the cookie."""
+    auth = request.headers.get("authorization", "")
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip(), False
+    return request.cookies.get(cookie_name(code)), True
+
+
+async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat | None:
+    token, _ = _token(request, code)
+    return await service.seat_for(code, token)
+
+
+async def required_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat:
+    token, from_cookie = _token(request, code)
+    seat = await service.seat_for(code, token)
+    if seat is None:
+        raise NotSeated()
+    if from_cookie:
+        check_same_origin(request)
+    return seat
+
+
+def check_same_origin(request: Request) -> None:
+    """Refuse a cookie-carried action that another site's page sent (CSRF).
+
+    Browsers send ``Origin`` on every cross-site POST and ``Sec-Fetch-Site``
+    on every request; a script or curl sends neither and carries no ambient
+    cookie a third party could abuse.
+    """
+    origin = request.headers.get("origin")
+    if origin is not None:
+        if origin == "null" or urlsplit(origin).netloc != request.headers.get("host"):
+            raise Forbidden("That request came from another site.")
+        return
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        raise Forbidden("That request came from another site.")
+
+
+OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]
+RequiredSeat = Annotated[Seat, Depends(required_seat)]
+
+
+def client_key(request: Request) -> str:
+    return request.client.host if request.client else "unknown"

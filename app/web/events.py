@@ -1,0 +1,114 @@
+"""The live stream of a room: one Server-Sent Event per accepted action.
+
+Each event has ``id: <seq>`` and carries the state as the receiving seat may
+see it, built from the per-seat view at send time (never from raw state), and
+who did what (``{"type", "seat"}``, never the action's content). A client that
+reconnects with ``Last-Event-ID`` is sent each change it missed, in order, or
+the current state when the server no longer holds them all. An open stream is
+its player's presence at the table.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+from fastapi import APIRouter, Request
+from sse_starlette import EventSourceResponse, ServerSentEvent
+
+from app.rules.state import Room
+from app.service.hub import Change
+from app.service.rooms import RoomService, Seat
+from app.web.deps import CodeDep, OptionalSeat, ServiceDep
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+@router.get(
+    "/rooms/{code}/events",
+    response_class=EventSourceResponse,
+    responses={200: {"content": {"text/event-stream": {}}}},
+)
+async def room_events(
+    code: CodeDep, request: Request, seat: OptionalSeat, service: ServiceDep
+) -> EventSourceResponse:
+    """Every change of the room as a `state` event; honours `Last-Event-ID`."""
+    room = await service.load(code)  # 404 before the stream opens
+    last = _last_event_id(request)
+    return EventSourceResponse(
+        _events(service, code, seat, room, last),
+        headers=STREAM_HEADERS,
+        ping=request.app.state.settings.ping_seconds,
+    )
+
+
+def _last_event_id(request: Request) -> int | None:
+    raw = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
+    try:
+        return int(raw) if raw is not None and len(raw) < 20 else None
+    except ValueError:
+        return None
+
+
+async def _events(
+    service: RoomService, code: str, seat: Seat | None, room: Room, last: int | None
+) -> AsyncIterator[ServerSentEvent]:
+    sub = service.hub.subscribe(code)
+    if seat is not None:
+        service.presence.connected(code, seat.pid)
+        await service.sync_presence(code)
+    try:
+        room = await service.load(code)
+        missed = None if last is None or last > room.seq else service.hub.since(code, last)
+        if missed is None:
+            yield await _event(service, seat, Change(room.seq, room, None))
+        else:
+            for change in missed:
+                yield await _event(service, seat, change)
+        sent = room.seq if missed is None else max([last or 0, *(c.seq for c in missed)])
+        while True:
+            change = await sub.queue.get()
+            if sub.overflowed:
+                # Fell too far behind: start again from the current state.
+                sub.overflowed = False
+                while not sub.queue.empty():
+                    sub.queue.get_nowait()
+                current = await service.load(code)
+                yield await _event(service, seat, Change(current.seq, current, None))
+                sent = current.seq
+                continue
+            if change.seq <= sent:
+                continue
+            if change.seq > sent + 1:
+                gap = service.hub.since(code, sent)
+                if gap is None:
+                    current = await service.load(code)
+                    yield await _event(service, seat, Change(current.seq, current, None))
+                    sent = current.seq
+                    continue
+                for earlier in gap:
+                    if earlier.seq < change.seq:
+                        yield await _event(service, seat, earlier)
+            yield await _event(service, seat, change)
+            sent = change.seq
+    finally:
+        service.hub.unsubscribe(sub)
+        if seat is not None:
+            service.presence.disconnected(code, seat.pid)
+
+
+async def _event(service: RoomService, seat: Seat | None, change: Change) -> ServerSentEvent:
+    index = None if seat is None else change.room.seat_of(seat.pid)
+    data: dict[str, Any] = {
+        "seq": change.seq,
+        "action": change.action,
+        "state": await service.room_view(change.room, index),
+    }
+    return ServerSentEvent(
+        data=json.dumps(data, separators=(",", ":"), ensure_ascii=False),
+        event="state",
+        id=str(change.seq),
+    )

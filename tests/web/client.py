@@ -1,0 +1,98 @@
+"""A player at the table, through the JSON API, as a bot or script would play."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+
+@dataclass
+class Player:
+    base: str
+    code: str
+    token: str
+    seat: int
+    name: str
+    http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=10))
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def state(self) -> dict[str, Any]:
+        r = self.http.get(f"{self.base}/api/rooms/{self.code}", headers=self.headers)
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def post(self, type: str, **fields: Any) -> httpx.Response:
+        return self.http.post(
+            f"{self.base}/api/rooms/{self.code}/actions",
+            json={"type": type, **fields},
+            headers=self.headers,
+        )
+
+    def act(self, type: str, **fields: Any) -> dict[str, Any]:
+        r = self.post(type, **fields)
+        assert r.status_code == 200, f"{type} {fields}: {r.status_code} {r.text}"
+        body = r.json()
+        assert body["seq"] == body["state"]["seq"]
+        return body["state"]
+
+    def refused(self, status: int, code: str, type: str, **fields: Any) -> dict[str, Any]:
+        r = self.post(type, **fields)
+        assert r.status_code == status, f"{type} {fields}: {r.status_code} {r.text}"
+        error = r.json()["error"]
+        assert error["code"] == code, error
+        return error
+
+
+def create(base: str, name: str, decoys: int = 1) -> Player:
+    r = httpx.post(f"{base}/api/rooms", json={"name": name, "decoys": decoys})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return Player(base, body["code"], body["token"], body["seat"], name)
+
+
+def join(base: str, code: str, name: str) -> Player:
+    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return Player(base, body["code"], body["token"], body["seat"], name)
+
+
+NAMES = ["Ada", "Bea", "Cy", "Dot", "Eve", "Flo"]
+
+
+def table(base: str, players: int, decoys: int = 1) -> list[Player]:
+    host = create(base, NAMES[0], decoys)
+    return [host, *(join(base, host.code, name) for name in NAMES[1:players])]
+
+
+def clues_for(seat: int) -> list[str]:
+    """Clues no keyword of a sensible deck could be."""
+    return [f"Qz{seat}{leaf}" for leaf in range(4)]
+
+
+def start_and_write_clues(players: list[Player]) -> dict[str, Any]:
+    players[0].act("start")
+    for p in players:
+        p.act("clues", clues=clues_for(p.seat))
+    state = {}
+    for p in players:
+        state = p.act("done")
+    assert state["phase"] == "resolution"
+    return state
+
+
+def spectator_of(players: list[Player]) -> Player:
+    spectator = players[0].state()["resolution"]["spectator"]
+    return players[spectator]
+
+
+def solution(players: list[Player]) -> list[dict[str, Any]]:
+    """The truth, read from the one seat allowed to see it: the Spectator's."""
+    res = spectator_of(players).state()["resolution"]
+    assert res["solution"] is not None
+    return res["solution"]

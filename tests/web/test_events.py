@@ -1,0 +1,131 @@
+"""The live stream: every client, every change, in order, from its own view."""
+
+from __future__ import annotations
+
+import json
+
+from .client import Player, solution, spectator_of, start_and_write_clues, table
+from .sse import Stream
+
+
+def stream(player: Player | None, api: str, code: str, last: int | None = None) -> Stream:
+    headers = {} if player is None else dict(player.headers)
+    if last is not None:
+        headers["Last-Event-ID"] = str(last)
+    return Stream(f"{api}/api/rooms/{code}/events", headers)
+
+
+def test_a_new_stream_starts_with_the_current_state_and_the_right_headers(api):
+    host = table(api, 1)[0]
+    s = stream(host, api, host.code)
+    try:
+        assert s.status == 200
+        assert s.response_headers["content-type"].startswith("text/event-stream")
+        assert s.response_headers["cache-control"] == "no-cache"
+        assert s.response_headers["x-accel-buffering"] == "no"
+        first = s.next()
+        assert first.event == "state" and first.id == str(first.json["seq"])
+        assert first.json["state"]["you"]["seat"] == 0
+    finally:
+        s.close()
+
+
+def test_every_client_gets_every_action_in_order(api):
+    players = table(api, 4)
+    streams = [stream(p, api, p.code) for p in players]
+    try:
+        starts = [s.next().json["seq"] for s in streams]
+        seqs = []
+        for i in range(12):
+            seqs.append(players[i % 4].act("say", text=f"message {i}")["seq"])
+        for s, start in zip(streams, starts, strict=True):
+            got = []
+            while not got or got[-1] < seqs[-1]:
+                got.append(int(s.next().id))
+            # presence changes are numbered changes too: nothing may be skipped
+            assert got == list(range(start + 1, seqs[-1] + 1)), "missing or out of order"
+    finally:
+        for s in streams:
+            s.close()
+
+
+def test_events_say_who_did_what_but_never_the_content(api):
+    players = table(api, 3)
+    s = stream(players[1], api, players[1].code)
+    try:
+        s.next()
+        players[0].act("start")
+        players[0].act("clues", clues=["Qz1", "Qz2", "Qz3", "Qz4"])
+        events = []
+        while not events or events[-1].json["action"]["type"] != "clues":
+            events.append(s.next())
+        clue_event = events[-1]
+        assert clue_event.json["action"] == {"type": "clues", "seat": 0}
+        assert "Qz1" not in clue_event.data
+    finally:
+        s.close()
+
+
+def test_reconnecting_with_last_event_id_misses_nothing(api):
+    players = table(api, 3)
+    s = stream(players[2], api, players[2].code)
+    first = s.next()
+    s.close()
+    for i in range(5):
+        players[0].act("say", text=f"while away {i}")
+    current = players[0].state()["seq"]
+    again = stream(players[2], api, players[2].code, last=int(first.id))
+    try:
+        ids = []
+        while not ids or ids[-1] < current:
+            ids.append(int(again.next().id))
+        assert ids == list(range(int(first.id) + 1, current + 1))
+    finally:
+        again.close()
+
+
+def test_guessers_streams_never_carry_the_solution(api):
+    players = table(api, 3)
+    start_and_write_clues(players)
+    spectator = spectator_of(players)
+    guesser = next(p for p in players if p.seat != spectator.seat)
+    truth = solution(players)
+    secret_rotations = {(t["spot"], t["card"], t["rotation"]) for t in truth}
+    s_guess = stream(guesser, api, guesser.code)
+    s_public = stream(None, api, guesser.code)
+    s_spec = stream(spectator, api, spectator.code)
+    try:
+        for p in truth[:3]:
+            guesser.act("place", card=p["card"], spot=p["spot"], rotation=(p["rotation"] + 1) % 4)
+        seen = [s_guess.next() for _ in range(4)] + [s_public.next() for _ in range(4)]
+        for event in seen:
+            res = event.json["state"]["resolution"]
+            assert res["solution"] is None and res["decoys"] is None
+            assert '"solution":null' in event.data and '"decoys":null' in event.data
+        spec = s_spec.next().json["state"]["resolution"]
+        assert {(t["spot"], t["card"], t["rotation"]) for t in spec["solution"]} == secret_rotations
+    finally:
+        for s in (s_guess, s_public, s_spec):
+            s.close()
+
+
+def test_an_open_stream_is_presence(api):
+    players = table(api, 3)
+    s = stream(players[2], api, players[2].code)
+    try:
+        for _ in range(20):
+            state = players[0].state()
+            if state["players"][2]["present"]:
+                break
+            s.next(2)
+        assert state["players"][2]["present"]
+    finally:
+        s.close()
+
+
+def test_an_unknown_room_is_404_before_any_stream(api):
+    import httpx
+
+    r = httpx.get(f"{api}/api/rooms/ZZZZZZ/events")
+    assert r.status_code == 404
+    assert json.loads(r.text)["error"]["code"] == "room_not_found"
