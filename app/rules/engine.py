@@ -351,7 +351,7 @@ def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Ro
     res = room.resolution
     if res is not None and seat == room.spectator() and not res.checked:
         raise errors.SpectatorSilent()
-    line = ChatLine(seat=seat, text=text, at=action.at)
+    line = ChatLine(seat=seat, text=text, at=action.at, name=room.players[seat].name)
     return replace(room, chat=(*room.chat, line)[-CHAT_KEPT:])
 
 

@@ -131,6 +131,8 @@ class ChatLine:
     seat: int
     text: str
     at: str
+    name: str = ""
+    """The author's name when they spoke: seats move when someone leaves the lobby."""
 
 
 @dataclass(frozen=True)

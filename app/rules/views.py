@@ -55,7 +55,7 @@ def view(room: Room, seat: int | None) -> View:
         ],
         "total": room.total(),
         "max": max_score(len(room.players)),
-        "chat": [{"seat": c.seat, "text": c.text, "at": c.at} for c in room.chat],
+        "chat": [{"seat": c.seat, "name": c.name, "text": c.text, "at": c.at} for c in room.chat],
     }
 
 
@@ -105,6 +105,7 @@ def _resolution(room: Room, seat: int | None) -> View | None:
             {
                 "spot": s,
                 "card": None if slot is None else slot.card,
+                "words": None if slot is None else list(clover.card(slot.card).words),  # type: ignore[union-attr]
                 "rotation": 0 if slot is None else slot.rotation,
                 "locked": slot is not None and slot.locked,
             }
