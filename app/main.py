@@ -8,8 +8,11 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from pathlib import Path
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
+from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Settings, get_settings
 from app.db.engine import make_async_engine, make_sessionmaker
@@ -22,10 +25,12 @@ from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
-from app.web import api, errors, events
+from app.web import api, errors, events, live, pages
 from app.web.security import SecurityMiddleware
 
 log = logging.getLogger("soclover")
+
+STATIC = Path(__file__).resolve().parents[1] / "static"
 
 
 def load_configured_deck(settings: Settings) -> Deck:
@@ -87,10 +92,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.ready = False
     app.state.join_limiter = RateLimiter(settings.join_rate_per_minute)
     app.state.create_limiter = RateLimiter(settings.create_rate_per_minute)
+    app.add_middleware(GZipMiddleware, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
     app.include_router(api.router)
     app.include_router(events.router)
+    app.include_router(pages.router)
+    app.include_router(live.router)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/healthz", tags=["ops"])
     async def healthz() -> dict[str, str]:

@@ -11,7 +11,7 @@ on disk; a refused one changed nothing.
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -77,6 +77,7 @@ class RoomService:
         self.clock = clock
         self._rooms: dict[str, Room] = {}
         self._best: dict[str, dict[str, Any] | None] = {}
+        self._record: dict[str, bool] = {}
         self._seats: dict[str, Seat] = {}
 
     # --- creating and joining -------------------------------------------------
@@ -144,7 +145,10 @@ class RoomService:
         """A player's action. Marks them present first, so absence never blocks them."""
         self.presence.touch(code, seat.pid)
         cached = self._rooms.get(code)
-        if cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players):
+        if isinstance(action, act.Kick) or (
+            cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players)
+        ):
+            # A kick must judge presence as it is now, not as of the last sweep.
             await self.sync_presence(code)
         return await self.apply(code, seat.pid, lambda _room: action, expect_seq=expect_seq)
 
@@ -186,6 +190,7 @@ class RoomService:
                 if new.phase == "finished" and room.phase != "finished":
                     session.add(_legend(new, now))
                     self._best.pop(code, None)
+                    self._record.pop(code, None)
             self._rooms[code] = new
             summary = {"type": ACTION_NAMES[type(action)], "seat": seat}
             self.hub.publish(code, Change(new.seq, new, summary))
@@ -262,6 +267,7 @@ class RoomService:
         """The per-seat view, plus the room's best game from the Record of Legends."""
         data = view(room, seat)
         data["best"] = await self.best(room.code)
+        data["record"] = room.phase == "finished" and await self.is_record(room.code)
         return data
 
     async def best(self, code: str) -> dict[str, Any] | None:
@@ -269,6 +275,24 @@ class RoomService:
             rows = await self.legends(room=code, limit=1)
             self._best[code] = rows[0] if rows else None
         return self._best[code]
+
+    async def is_record(self, code: str) -> bool:
+        """Whether the room's latest game beat every earlier one."""
+        if code not in self._record:
+            async with self.sessions() as session:
+                scores = (
+                    (
+                        await session.execute(
+                            select(LegendRow.score)
+                            .where(LegendRow.room == code)
+                            .order_by(desc(LegendRow.finished_at), desc(LegendRow.id))
+                        )
+                    )
+                    .scalars()
+                    .all()
+                )
+            self._record[code] = bool(scores) and all(scores[0] > s for s in scores[1:])
+        return self._record[code]
 
     async def legends(
         self,
@@ -302,6 +326,62 @@ class RoomService:
             }
             for r in rows
         ]
+
+    # --- following a room live ---------------------------------------------------
+
+    async def follow(
+        self, code: str, pid: int | None, last: int | None = None
+    ) -> AsyncIterator[Change]:
+        """Every change of ``code`` from now on, in seq order, each exactly once.
+
+        It starts with what the follower missed since ``last`` when the hub
+        still holds it, else with the current state (a ``Change`` whose
+        ``action`` is ``None``). A follower that falls too far behind is sent
+        the current state again. While it follows, the player ``pid`` is present.
+        """
+        sub = self.hub.subscribe(code)
+        if pid is not None:
+            self.presence.connected(code, pid)
+        try:
+            if pid is not None:
+                await self.sync_presence(code)
+            room = await self.load(code)
+            missed = None if last is None or last > room.seq else self.hub.since(code, last)
+            if missed is None:
+                yield Change(room.seq, room, None)
+                sent = room.seq
+            else:
+                for change in missed:
+                    yield change
+                sent = max([last or 0, *(c.seq for c in missed)])
+            while True:
+                change = await sub.queue.get()
+                if sub.overflowed:
+                    sub.overflowed = False
+                    while not sub.queue.empty():
+                        sub.queue.get_nowait()
+                    current = await self.load(code)
+                    yield Change(current.seq, current, None)
+                    sent = current.seq
+                    continue
+                if change.seq <= sent:
+                    continue
+                if change.seq > sent + 1:
+                    gap = self.hub.since(code, sent)
+                    if gap is None:
+                        current = await self.load(code)
+                        yield Change(current.seq, current, None)
+                        sent = current.seq
+                        continue
+                    for earlier in gap:
+                        if earlier.seq < change.seq:
+                            yield earlier
+                yield change
+                sent = change.seq
+        finally:
+            self.hub.unsubscribe(sub)
+            if pid is not None:
+                self.presence.disconnected(code, pid)
 
     # --- presence and housekeeping ---------------------------------------------
 
@@ -348,6 +428,7 @@ class RoomService:
         for code in codes:
             self._rooms.pop(code, None)
             self._best.pop(code, None)
+            self._record.pop(code, None)
             self.hub.forget(code)
             self.presence.forget(code)
         self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}

@@ -17,7 +17,6 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from app.rules.state import Room
 from app.service.hub import Change
 from app.service.rooms import RoomService, Seat
 from app.web.deps import CodeDep, OptionalSeat, ServiceDep
@@ -36,10 +35,9 @@ async def room_events(
     code: CodeDep, request: Request, seat: OptionalSeat, service: ServiceDep
 ) -> EventSourceResponse:
     """Every change of the room as a `state` event; honours `Last-Event-ID`."""
-    room = await service.load(code)  # 404 before the stream opens
-    last = _last_event_id(request)
+    await service.load(code)  # 404 before the stream opens
     return EventSourceResponse(
-        _events(service, code, seat, room, last),
+        _events(service, code, seat, _last_event_id(request)),
         headers=STREAM_HEADERS,
         ping=request.app.state.settings.ping_seconds,
     )
@@ -54,50 +52,10 @@ def _last_event_id(request: Request) -> int | None:
 
 
 async def _events(
-    service: RoomService, code: str, seat: Seat | None, room: Room, last: int | None
+    service: RoomService, code: str, seat: Seat | None, last: int | None
 ) -> AsyncIterator[ServerSentEvent]:
-    sub = service.hub.subscribe(code)
-    if seat is not None:
-        service.presence.connected(code, seat.pid)
-        await service.sync_presence(code)
-    try:
-        room = await service.load(code)
-        missed = None if last is None or last > room.seq else service.hub.since(code, last)
-        if missed is None:
-            yield await _event(service, seat, Change(room.seq, room, None))
-        else:
-            for change in missed:
-                yield await _event(service, seat, change)
-        sent = room.seq if missed is None else max([last or 0, *(c.seq for c in missed)])
-        while True:
-            change = await sub.queue.get()
-            if sub.overflowed:
-                # Fell too far behind: start again from the current state.
-                sub.overflowed = False
-                while not sub.queue.empty():
-                    sub.queue.get_nowait()
-                current = await service.load(code)
-                yield await _event(service, seat, Change(current.seq, current, None))
-                sent = current.seq
-                continue
-            if change.seq <= sent:
-                continue
-            if change.seq > sent + 1:
-                gap = service.hub.since(code, sent)
-                if gap is None:
-                    current = await service.load(code)
-                    yield await _event(service, seat, Change(current.seq, current, None))
-                    sent = current.seq
-                    continue
-                for earlier in gap:
-                    if earlier.seq < change.seq:
-                        yield await _event(service, seat, earlier)
-            yield await _event(service, seat, change)
-            sent = change.seq
-    finally:
-        service.hub.unsubscribe(sub)
-        if seat is not None:
-            service.presence.disconnected(code, seat.pid)
+    async for change in service.follow(code, None if seat is None else seat.pid, last):
+        yield await _event(service, seat, change)
 
 
 async def _event(service: RoomService, seat: Seat | None, change: Change) -> ServerSentEvent:

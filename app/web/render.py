@@ -1,0 +1,113 @@
+"""Jinja2 rendering of pages and live regions, from the per-seat view only.
+
+A region is one named part of the room page. Its name is used three times:
+the template ``partials/_<name>.html``, the DOM id of its outer element and
+the SSE event that replaces it. The templates render; they hold no game
+logic beyond presentation (which words face which edge, who is who).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import segno
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+
+from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
+
+TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
+
+REGIONS = ("players", "stage", "chat", "chat-form", "announce")
+"""The live regions of the room page, in the order a new stream sends them."""
+
+
+def edges(words: list[str] | None, rotation: int) -> list[str]:
+    """The word on each edge (top, right, bottom, left) of a card at ``rotation``."""
+    if not words:
+        return ["", "", "", ""]
+    return [shown_word(words, rotation, edge) for edge in range(4)]
+
+
+def facing(board: list[dict[str, Any]], leaf: int) -> list[str | None]:
+    """The two words that face ``leaf`` on a board of ``{"words", "rotation"}`` entries."""
+    result: list[str | None] = []
+    for spot in leaf_spots(leaf):
+        slot = board[spot]
+        words = slot.get("words")
+        result.append(shown_word(words, slot["rotation"], leaf) if words else None)
+    return result
+
+
+@lru_cache(maxsize=256)
+def qr_svg(url: str) -> Markup:
+    """The invite link as an inline SVG QR code (no script, no request)."""
+    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
+    return Markup(svg)
+
+
+def make_environment() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["edges"] = edges
+    env.globals.update(
+        SPOT_NAMES=SPOT_NAMES,
+        LEAF_NAMES=LEAF_NAMES,
+        facing=facing,
+        qr_svg=qr_svg,
+        REGIONS=REGIONS,
+    )
+    return env
+
+
+ENV = make_environment()
+
+
+def page(name: str, **context: Any) -> str:
+    return ENV.get_template(f"pages/{name}.html").render(**context)
+
+
+def region(name: str, context: dict[str, Any]) -> str:
+    return ENV.get_template(f"partials/_{name}.html").render(**context)
+
+
+def flash(message: str) -> str:
+    return ENV.get_template("partials/_flash.html").render(message=message)
+
+
+def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    """What every room template gets: the view and names derived from it."""
+    players = view["players"]
+    you = view["you"]
+    me = players[you["seat"]] if you is not None else None
+    res = view["resolution"]
+    names = {p["seat"]: p["name"] for p in players}
+    cards: dict[str, dict[str, Any]] = {}
+    if res is not None:
+        for card in res["pool"]:
+            cards[card["card"]] = card
+        for slot in res["board"]:
+            if slot["card"]:
+                cards[slot["card"]] = slot
+    return {
+        "v": view,
+        "code": view["code"],
+        "me": me,
+        "names": names,
+        "res": res,
+        "cards": cards,
+        "is_spectator": res is not None and me is not None and me["seat"] == res["spectator"],
+        **extra,
+    }
+
+
+def region_check(leaf: int, error: str | None, warning: str | None) -> str:
+    return ENV.get_template("partials/_clue-check.html").render(
+        leaf=leaf, error=error, warning=warning
+    )
