@@ -4,8 +4,9 @@
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
+AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint format clean
+.PHONY: serve test lint format screenshots clean
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "So Clover! table needs Python 3.11 or newer")'
@@ -14,13 +15,23 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $@
 
+# axe-core (accessibility checks in the browser tests) comes from npm; without
+# npm or chromium the browser tests skip and say why.
+$(AXE):
+	@if command -v npm >/dev/null 2>&1; then \
+		npm install --silent --prefix $(VENV)/axe axe-core@4 --no-audit --no-fund; \
+	else echo "npm not found: the browser tests will skip their accessibility checks"; fi
+
 serve: $(VENV)/.installed
 	$(BIN)/soclover
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
+
+screenshots: $(VENV)/.installed $(AXE)
+	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -1,0 +1,122 @@
+"""The HTML table over plain HTTP: forms, cookies, CSP, and what a guesser's HTML holds."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from .client import Player, solution, spectator_of, start_and_write_clues
+from .sse import Stream
+
+
+def browser(api: str) -> httpx.Client:
+    """A cookie-keeping client that sends Origin like a browser's form post."""
+    return httpx.Client(base_url=api, headers={"Origin": api}, timeout=10)
+
+
+def create_by_form(api: str, name: str) -> tuple[httpx.Client, str]:
+    client = browser(api)
+    r = client.post("/rooms", data={"name": name, "decoys": "1"})
+    assert r.status_code == 303
+    code = r.headers["location"].rsplit("/", 1)[1]
+    cookie = r.headers["set-cookie"].lower()
+    assert f"soclover_{code.lower()}=" in cookie
+    assert "httponly" in cookie and "samesite=lax" in cookie
+    return client, code
+
+
+def join_by_form(api: str, code: str, name: str) -> httpx.Client:
+    client = browser(api)
+    r = client.post(f"/r/{code}/join", data={"name": name})
+    assert r.status_code == 303, r.text
+    return client
+
+
+def as_player(client: httpx.Client, api: str, code: str) -> Player:
+    token = client.cookies[f"soclover_{code}"]
+    seat = httpx.get(f"{api}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"})
+    return Player(api, code, token, seat.json()["you"]["seat"], "")
+
+
+def test_home_page_is_html_with_a_strict_csp(api):
+    r = httpx.get(f"{api}/")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
+    csp = r.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe" not in csp
+    assert not re.search(r"<script(?![^>]*\bsrc=)", r.text)
+    assert not re.search(r"\son[a-z]+=", r.text)
+
+
+def test_a_whole_lobby_by_forms_without_javascript(api):
+    ada, code = create_by_form(api, "Ada")
+    page = ada.get(f"/r/{code}")
+    assert page.status_code == 200 and code in page.text and "Start the game" in page.text
+    visitor = httpx.get(f"{api}/r/{code}")
+    assert "Take a seat" in visitor.text
+    bea = join_by_form(api, code, "Bea")
+    cy = join_by_form(api, code, "Cy")
+    r = ada.post(f"/r/{code}/act", data={"type": "start"})
+    assert r.status_code == 303
+    assert "Your clues" in cy.get(f"/r/{code}").text
+    # an htmx request gets 204, or its error as a fragment for the flash area
+    r = bea.post(f"/r/{code}/act", data={"type": "done"}, headers={"HX-Request": "true"})
+    assert r.status_code == 409 and r.headers["HX-Retarget"] == "#flash"
+    assert "four leaves" in r.text
+    r = bea.post(
+        f"/r/{code}/act",
+        data={"type": "clues", "clue0": "Qza", "clue1": "Qzb", "clue2": "", "clue3": "Qzd"},
+        headers={"HX-Request": "true"},
+    )
+    assert r.status_code == 204
+
+
+def test_a_form_from_another_site_is_refused(api):
+    ada, code = create_by_form(api, "Ada")
+    r = ada.post(
+        f"/r/{code}/act",
+        data={"type": "settings", "decoys": "3"},
+        headers={"Origin": "https://evil.example", "HX-Request": "true"},
+    )
+    assert r.status_code == 403
+    assert as_player(ada, api, code).state()["decoys"] == 1
+
+
+def test_the_clue_check_answers_as_you_type(api):
+    clients = [create_by_form(api, "Ada")]
+    ada, code = clients[0]
+    join_by_form(api, code, "Bea")
+    join_by_form(api, code, "Cy")
+    ada.post(f"/r/{code}/act", data={"type": "start"})
+    me = as_player(ada, api, code)
+    keyword = me.state()["clover"]["leaves"][2]["pair"][1]
+    r = ada.post(f"/r/{code}/check", data={"leaf": "2", "clue2": keyword.upper()})
+    assert r.status_code == 200 and 'id="check-2"' in r.text and "keyword" in r.text
+    r = ada.post(f"/r/{code}/check", data={"leaf": "2", "clue2": "Qzfine"})
+    assert "✗" not in r.text
+
+
+def test_a_guessers_html_never_holds_the_solution_or_marks_the_decoys(api):
+    ada, code = create_by_form(api, "Ada")
+    others = [join_by_form(api, code, n) for n in ("Bea", "Cy")]
+    clients = [ada, *others]
+    players = [as_player(c, api, code) for c in clients]
+    start_and_write_clues(players)
+    spectator = spectator_of(players).seat
+    truth = solution(players)
+    guesser = next(c for c, p in zip(clients, players, strict=True) if p.seat != spectator)
+    watcher = clients[spectator]
+    page = guesser.get(f"/r/{code}").text
+    assert "decoy" not in page.lower() and "Your solution" not in page
+    assert "Your solution" in watcher.get(f"/r/{code}").text
+    token = guesser.cookies[f"soclover_{code}"]
+    stream = Stream(f"{api}/r/{code}/stream", {"Cookie": f"soclover_{code}={token}"})
+    try:
+        events = {e.event: e.data for e in stream.take(4)}
+        assert {"players", "stage", "chat", "chat-form"} <= set(events)
+        assert "decoy" not in events["stage"].lower() and "Your solution" not in events["stage"]
+        # the true rotations never show up as a data attribute of the guesser's board
+        assert "data-rotation" not in events["stage"]
+    finally:
+        stream.close()
+    assert truth
