@@ -9,6 +9,7 @@ import sys
 import uvicorn
 
 from app.config import get_settings
+from app.db.engine import is_sqlite
 from app.rules.deck import DeckError
 from app.service.errors import DeckTooSmallForAnyGame
 
@@ -21,25 +22,41 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--host", default=settings.host, help="address to listen on")
     parser.add_argument("--port", type=int, default=settings.port, help="port to listen on")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes (more than one needs PostgreSQL)",
+    )
     args = parser.parse_args(argv)
 
-    from app.main import create_app
+    from app.main import create_app, load_configured_deck
 
     try:
-        app = create_app(settings)
+        load_configured_deck(settings)
     except (DeckError, DeckTooSmallForAnyGame) as error:
         print(f"soclover: {error}", file=sys.stderr)
         return 2
+    if args.workers > 1 and is_sqlite(settings.database_url):
+        print(
+            "soclover: several workers share rooms through PostgreSQL; "
+            "set SOCLOVER_DATABASE_URL=postgresql://... or run one worker.",
+            file=sys.stderr,
+        )
+        return 2
     url_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"So Clover! table: open http://{url_host}:{args.port}/ to play", flush=True)
-    uvicorn.run(
-        app,
-        host=args.host,
-        port=args.port,
-        log_level=os.environ.get("SOCLOVER_LOG_LEVEL", "info"),
-        proxy_headers=True,
-        timeout_graceful_shutdown=3,
-    )
+    options = {
+        "host": args.host,
+        "port": args.port,
+        "log_level": os.environ.get("SOCLOVER_LOG_LEVEL", "info"),
+        "proxy_headers": True,
+        "timeout_graceful_shutdown": 3,
+    }
+    if args.workers > 1:
+        uvicorn.run("app.main:create_app", factory=True, workers=args.workers, **options)
+    else:
+        uvicorn.run(create_app(settings), **options)
     return 0
 
 

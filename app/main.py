@@ -15,15 +15,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Settings, get_settings
-from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
 from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
+from app.service.cluster import Cluster, LocalCluster, PostgresCluster
 from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
-from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.web import api, errors, events, live, pages
 from app.web.security import SecurityMiddleware
@@ -52,14 +52,26 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         await asyncio.to_thread(upgrade, settings.database_url)
         engine = make_async_engine(settings.database_url)
+        sessions = make_sessionmaker(engine)
+        limits = {
+            "join": settings.join_rate_per_minute,
+            "create": settings.create_rate_per_minute,
+        }
+        cluster: Cluster = (
+            LocalCluster(limits)
+            if is_sqlite(settings.database_url)
+            else PostgresCluster(settings.database_url, sessions, limits)
+        )
         service = RoomService(
-            make_sessionmaker(engine),
+            sessions,
             app.state.deck,
             RoomHub(),
             RoomLocks(),
             PresenceTracker(settings.presence_grace_seconds),
+            cluster,
         )
         app.state.service = service
+        await cluster.start(service.catch_up, service.followed)
         tasks = [
             asyncio.create_task(_every(settings.presence_sweep_seconds, service.sweep_presence)),
             asyncio.create_task(
@@ -79,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await cluster.stop()
             await engine.dispose()
 
     app = FastAPI(
@@ -90,8 +103,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.deck = load_configured_deck(settings)
     app.state.ready = False
-    app.state.join_limiter = RateLimiter(settings.join_rate_per_minute)
-    app.state.create_limiter = RateLimiter(settings.create_rate_per_minute)
     app.add_middleware(GZipMiddleware, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)

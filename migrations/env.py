@@ -5,7 +5,7 @@ from __future__ import annotations
 from logging.config import fileConfig
 
 from alembic import context
-from sqlalchemy import engine_from_config, pool
+from sqlalchemy import engine_from_config, pool, text
 from sqlmodel import SQLModel
 
 import app.db.models  # noqa: F401  (registers the tables on SQLModel.metadata)
@@ -21,6 +21,10 @@ if not config.get_main_option("sqlalchemy.url"):
     config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
 
 target_metadata = SQLModel.metadata
+
+MIGRATION_LOCK = 7_351_024
+"""PostgreSQL advisory lock key: when several workers start at once, one migrates,
+the others wait and then find nothing left to do."""
 
 
 def run_migrations_offline() -> None:
@@ -44,11 +48,20 @@ def run_migrations_online() -> None:
     if is_sqlite(url):
         configure_sqlite(engine)
     with engine.connect() as connection:
-        context.configure(
-            connection=connection, target_metadata=target_metadata, render_as_batch=True
-        )
-        with context.begin_transaction():
-            context.run_migrations()
+        postgres = connection.dialect.name == "postgresql"
+        if postgres:
+            connection.execute(text("SELECT pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK})
+            connection.commit()
+        try:
+            context.configure(
+                connection=connection, target_metadata=target_metadata, render_as_batch=True
+            )
+            with context.begin_transaction():
+                context.run_migrations()
+        finally:
+            if postgres:
+                connection.execute(text("SELECT pg_advisory_unlock(:key)"), {"key": MIGRATION_LOCK})
+                connection.commit()
 
 
 if context.is_offline_mode():

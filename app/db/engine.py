@@ -26,7 +26,10 @@ def async_url(url: str) -> URL:
     if backend == "sqlite":
         return parsed.set(drivername="sqlite+aiosqlite")
     if backend == "postgresql":
-        return parsed.set(drivername="postgresql+asyncpg")
+        query = dict(parsed.query)
+        if "sslmode" in query:  # libpq's name; asyncpg calls it ssl
+            query["ssl"] = query.pop("sslmode")
+        return parsed.set(drivername="postgresql+asyncpg", query=query)
     raise ValueError(f"Unsupported database {backend!r}: use sqlite or postgresql.")
 
 
@@ -39,6 +42,12 @@ def sync_url(url: str) -> URL:
     if backend == "postgresql":
         return parsed.set(drivername="postgresql+psycopg")
     raise ValueError(f"Unsupported database {backend!r}: use sqlite or postgresql.")
+
+
+def listen_dsn(url: str) -> str:
+    """A DSN for a raw asyncpg connection (the one that LISTENs)."""
+    parsed = make_url(_plain(url)).set(drivername="postgresql")
+    return parsed.render_as_string(hide_password=False)
 
 
 def _plain(url: str) -> str:

@@ -52,6 +52,9 @@ class ActionRow(SQLModel, table=True):
     seat: int | None = None
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     at: datetime
+    state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    """The room after this action, kept for the actions that begin a game: replaying a
+    room's changes starts from there and does not depend on the deck of the day."""
 
 
 class LegendRow(SQLModel, table=True):
@@ -68,3 +71,23 @@ class LegendRow(SQLModel, table=True):
     decoys: int
     score: int
     max: int
+
+
+class PresenceRow(SQLModel, table=True):
+    """Signs of life shared by several server processes: who was seen, and when."""
+
+    __tablename__ = "presence"
+
+    room: str = Field(primary_key=True, max_length=12)
+    pid: int = Field(primary_key=True)
+    seen_at: datetime = Field(index=True)
+
+
+class RateRow(SQLModel, table=True):
+    """Request counts per client and minute, shared by several server processes."""
+
+    __tablename__ = "rate_limit"
+
+    key: str = Field(primary_key=True, max_length=80)
+    window: int = Field(primary_key=True)
+    count: int

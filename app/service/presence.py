@@ -42,6 +42,14 @@ class PresenceTracker:
         recent = {pid for pid, seen in self._seen.get(code, {}).items() if now - seen <= self.grace}
         return frozenset(recent | set(self._streams.get(code, {})))
 
+    def signs(self, code: str) -> dict[int, float]:
+        """How many seconds ago each pid of ``code`` was last seen (0: streaming now)."""
+        now = self.clock()
+        ago = {pid: max(0.0, now - seen) for pid, seen in self._seen.get(code, {}).items()}
+        for pid in self._streams.get(code, {}):
+            ago[pid] = 0.0
+        return ago
+
     def rooms(self) -> set[str]:
         """Rooms whose presence may still change without a new sign of life."""
         return set(self._seen) | set(self._streams)

@@ -23,12 +23,19 @@ from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
 from app.rules import actions as act
-from app.rules.codec import ACTION_NAMES, action_to_data, room_from_data, room_to_data
+from app.rules.codec import (
+    ACTION_NAMES,
+    action_from_data,
+    action_to_data,
+    room_from_data,
+    room_to_data,
+)
 from app.rules.deck import Deck
 from app.rules.engine import apply, new_room
 from app.rules.scoring import max_score
 from app.rules.state import Room
 from app.rules.views import View, view
+from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_token
 from app.service.errors import NotSeated, RoomNotFound, StaleAction
 from app.service.hub import Change, RoomHub
@@ -36,6 +43,9 @@ from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 
 log = logging.getLogger(__name__)
+
+CHECKPOINTS = (act.Start,)
+"""Actions whose resulting state is logged whole: replays start there."""
 
 Clock = Callable[[], datetime]
 ActionFor = Callable[[Room], act.Action | None]
@@ -67,9 +77,11 @@ class RoomService:
         hub: RoomHub,
         locks: RoomLocks,
         presence: PresenceTracker,
+        cluster: Cluster | None = None,
         clock: Clock = utcnow,
     ) -> None:
         self.sessions = sessions
+        self.cluster: Cluster = cluster or LocalCluster({})
         self.deck = deck
         self.hub = hub
         self.locks = locks
@@ -182,21 +194,27 @@ class RoomService:
                 await self._save(session, room, new, now)
                 session.add(
                     ActionRow(
-                        room=code, seq=new.seq, seat=seat, action=action_to_data(action), at=now
+                        room=code,
+                        seq=new.seq,
+                        seat=seat,
+                        action=action_to_data(action),
+                        at=now,
+                        state=room_to_data(new) if isinstance(action, CHECKPOINTS) else None,
                     )
                 )
                 if also is not None:
                     await also(session, new)
                 if new.phase == "finished" and room.phase != "finished":
                     session.add(_legend(new, now))
-                    self._best.pop(code, None)
-                    self._record.pop(code, None)
+                    self._forget_legends(code)
+                await self.cluster.room_changed(session, code, new.seq)
             self._rooms[code] = new
             summary = {"type": ACTION_NAMES[type(action)], "seat": seat}
             self.hub.publish(code, Change(new.seq, new, summary))
         return new
 
     async def _load_for_update(self, session: AsyncSession, code: str) -> Room:
+        """The room, locked for this transaction (a row lock on PostgreSQL)."""
         seq = (
             await session.execute(select(RoomRow.seq).where(RoomRow.code == code).with_for_update())
         ).scalar_one_or_none()
@@ -206,12 +224,90 @@ class RoomService:
         cached = self._rooms.get(code)
         if cached is not None and cached.seq == seq:
             return cached
+        if cached is not None and cached.seq < seq:
+            # Another process moved the room on: replay its changes for our streams.
+            return await self._replay(session, cached, seq)
+        return await self._read(session, code)
+
+    async def _read(self, session: AsyncSession, code: str) -> Room:
         state = (
             await session.execute(select(RoomRow.state).where(RoomRow.code == code))
-        ).scalar_one()
+        ).scalar_one_or_none()
+        if state is None:
+            self._rooms.pop(code, None)
+            raise RoomNotFound()
         room = room_from_data(state)
         self._remember(room)
+        return self._rooms[code]
+
+    async def _replay(self, session: AsyncSession, room: Room, seq: int) -> Room:
+        """Bring ``room`` up to ``seq`` from the action log, publishing each change.
+
+        The engine is deterministic, so replaying the logged actions gives the
+        very states another process saved; a game's first state is logged whole.
+        If anything does not add up, the stored state wins and streams resync.
+        """
+        rows = (
+            await session.execute(
+                select(ActionRow)
+                .where(ActionRow.room == room.code, ActionRow.seq > room.seq, ActionRow.seq <= seq)
+                .order_by(ActionRow.seq)
+            )
+        ).scalars()
+        for row in rows:
+            try:
+                if row.state is not None:
+                    new = room_from_data(row.state)
+                else:
+                    action = action_from_data(row.action)
+                    actor = None if isinstance(action, act.Join | act.Presence) else row.seat
+                    new = apply(room, actor, action, deck=self.deck.cards)
+            except Exception:
+                log.warning("replay of %s at seq %s failed; reading the room", room.code, row.seq)
+                new = None
+            if new is None or new.seq != row.seq:
+                fresh = room_from_data(
+                    (
+                        await session.execute(
+                            select(RoomRow.state).where(RoomRow.code == room.code)
+                        )
+                    ).scalar_one()
+                )
+                self._rooms[room.code] = fresh
+                self._forget_legends(room.code)
+                self.hub.publish(room.code, Change(fresh.seq, fresh, None))
+                return fresh
+            if new.phase == "finished" and room.phase != "finished":
+                self._forget_legends(room.code)
+            self._rooms[room.code] = new
+            self.hub.publish(
+                room.code, Change(new.seq, new, {"type": row.action["type"], "seat": row.seat})
+            )
+            room = new
         return room
+
+    async def catch_up(self, code: str, seq: int | None = None) -> None:
+        """Another process changed ``code`` (up to ``seq``): bring our copy and streams along."""
+        cached = self._rooms.get(code)
+        if cached is None or (seq is not None and cached.seq >= seq):
+            return
+        async with self.locks.hold(code):
+            cached = self._rooms.get(code)
+            if cached is None or (seq is not None and cached.seq >= seq):
+                return
+            async with self.sessions() as session:
+                current = (
+                    await session.execute(select(RoomRow.seq).where(RoomRow.code == code))
+                ).scalar_one_or_none()
+                if current is None:
+                    self._rooms.pop(code, None)
+                    return
+                if current > cached.seq:
+                    await self._replay(session, cached, current)
+
+    def _forget_legends(self, code: str) -> None:
+        self._best.pop(code, None)
+        self._record.pop(code, None)
 
     async def _save(self, session: AsyncSession, old: Room, new: Room, now: datetime) -> None:
         result = await session.execute(
@@ -225,19 +321,18 @@ class RoomService:
     # --- reading ----------------------------------------------------------------
 
     async def load(self, code: str) -> Room:
-        """The room as last committed."""
+        """The room as last committed (by any process)."""
         cached = self._rooms.get(code)
+        if cached is not None and not self.cluster.shared:
+            return cached  # one process: our copy is the truth
         if cached is not None:
-            return cached
-        async with self.sessions() as session:
-            state = (
-                await session.execute(select(RoomRow.state).where(RoomRow.code == code))
-            ).scalar_one_or_none()
-        if state is None:
+            await self.catch_up(code)
+            cached = self._rooms.get(code)
+            if cached is not None:
+                return cached
             raise RoomNotFound()
-        room = room_from_data(state)
-        self._remember(room)
-        return room
+        async with self.sessions() as session:
+            return await self._read(session, code)
 
     def _remember(self, room: Room) -> None:
         if room.code not in self._rooms:
@@ -329,6 +424,10 @@ class RoomService:
 
     # --- following a room live ---------------------------------------------------
 
+    def followed(self) -> set[str]:
+        """Rooms this process keeps a copy of: the ones to catch up after a lost link."""
+        return set(self._rooms)
+
     async def follow(
         self, code: str, pid: int | None, last: int | None = None
     ) -> AsyncIterator[Change]:
@@ -385,9 +484,18 @@ class RoomService:
 
     # --- presence and housekeeping ---------------------------------------------
 
-    async def sync_presence(self, code: str) -> None:
-        """Report who is present to the room, if that changed."""
-        present = self.presence.present(code)
+    async def sync_presence(self, code: str, shared: bool = True) -> None:
+        """Report who is present to the room, if that changed.
+
+        With several processes, presence is what any of them has seen lately
+        (``shared=False``: this process's signs were written already).
+        """
+        if self.cluster.shared:
+            if shared:
+                await self.cluster.seen({code: self.presence.signs(code)})
+            present = await self.cluster.present(code, self.presence.grace)
+        else:
+            present = self.presence.present(code)
 
         def presence_for(room: Room) -> act.Action | None:
             seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
@@ -407,9 +515,11 @@ class RoomService:
         codes = self.presence.rooms() | {
             code for code, room in self._rooms.items() if any(p.present for p in room.players)
         }
+        if self.cluster.shared:
+            await self.cluster.seen({code: self.presence.signs(code) for code in codes})
         for code in codes:
             try:
-                await self.sync_presence(code)
+                await self.sync_presence(code, shared=False)
             except Exception:  # one broken room must not stop the sweep
                 log.exception("presence sweep failed for room %s", code)
         self.presence.prune()
@@ -427,8 +537,7 @@ class RoomService:
                 await session.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))  # type: ignore[attr-defined]
         for code in codes:
             self._rooms.pop(code, None)
-            self._best.pop(code, None)
-            self._record.pop(code, None)
+            self._forget_legends(code)
             self.hub.forget(code)
             self.presence.forget(code)
         self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}

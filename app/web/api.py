@@ -48,7 +48,7 @@ async def create_room(
     body: CreateRoom, request: Request, response: Response, service: ServiceDep
 ) -> SeatOut:
     """Create a room; its creator is the host in seat 0."""
-    if not request.app.state.create_limiter.allow(client_key(request)):
+    if not await service.cluster.allow("create", client_key(request)):
         raise RateLimited()
     room, token = await service.create(body.name, body.decoys)
     set_seat_cookie(request, response, room.code, token)
@@ -60,7 +60,7 @@ async def join_room(
     code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
 ) -> SeatOut:
     """Take a seat in a room that is still in its lobby (409 if full or started)."""
-    if not request.app.state.join_limiter.allow(client_key(request)):
+    if not await service.cluster.allow("join", client_key(request)):
         raise RateLimited()
     room, token, seat = await service.join(code, body.name)
     set_seat_cookie(request, response, room.code, token)

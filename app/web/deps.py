@@ -55,6 +55,7 @@ async def required_seat(request: Request, code: CodeDep, service: ServiceDep) ->
     token, from_cookie = _token(request, code)
     seat = await service.seat_for(code, token)
     if seat is None:
+        await service.load(code)  # no such room: 404 before 401
         raise NotSeated()
     if from_cookie:
         check_same_origin(request)

@@ -83,7 +83,7 @@ async def create_room(
 ) -> Response:
     check_same_origin(request)
     try:
-        if not request.app.state.create_limiter.allow(client_key(request)):
+        if not await service.cluster.allow("create", client_key(request)):
             raise RateLimited()
         room, token = await service.create(name, decoys)
     except RuleError as error:
@@ -166,7 +166,7 @@ async def join_room(
         return html(render.page("missing", code=code), 404)
     check_same_origin(request)
     try:
-        if not request.app.state.join_limiter.allow(client_key(request)):
+        if not await service.cluster.allow("join", client_key(request)):
             raise RateLimited()
         _, token, _ = await service.join(normalized, name)
     except RuleError as error:

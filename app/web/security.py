@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 64 * 1024
@@ -67,8 +68,11 @@ class SecurityMiddleware:
             await _too_large(send)
 
 
-class BodyTooLarge(Exception):
-    pass
+class BodyTooLarge(StarletteHTTPException):
+    """An HTTP error, so FastAPI passes it on (413) instead of calling it a parse error (400)."""
+
+    def __init__(self) -> None:
+        super().__init__(413, "That request is too large.")
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -89,7 +93,11 @@ async def _too_large(send: Send) -> None:
         {
             "type": "http.response.start",
             "status": 413,
-            "headers": [(b"content-type", b"application/json"), *SECURITY_HEADERS],
+            "headers": [
+                (b"content-type", b"application/json"),
+                *SECURITY_HEADERS,
+                (b"content-security-policy", CSP.encode()),
+            ],
         }
     )
     await send({"type": "http.response.body", "body": body})

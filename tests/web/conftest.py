@@ -5,16 +5,24 @@ from pathlib import Path
 
 import pytest
 
-from .server import Server
+from .server import Server, drop_database, fresh_database
 
 
 @pytest.fixture
-def make_server(tmp_path: Path) -> Iterator[Callable[..., Server]]:
-    """Start servers on one SQLite file in this test's folder; all stopped at the end."""
+def database_url(tmp_path: Path) -> Iterator[str]:
+    """One fresh database for this test: SQLite, or PostgreSQL with SOCLOVER_TEST_POSTGRES."""
+    url = fresh_database(tmp_path / "soclover.sqlite3")
+    yield url
+    drop_database(url)
+
+
+@pytest.fixture
+def make_server(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Server]]:
+    """Start servers on this test's database; all stopped at the end."""
     started: list[Server] = []
 
     def make(**env: str) -> Server:
-        server = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", **env)
+        server = Server(database_url, tmp_path / "server.log", **env)
         started.append(server)
         return server.start()
 

@@ -7,6 +7,7 @@ crash test needs a process it can kill.
 from __future__ import annotations
 
 import os
+import secrets
 import signal
 import socket
 import subprocess
@@ -25,9 +26,37 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+POSTGRES = os.environ.get("SOCLOVER_TEST_POSTGRES", "")
+"""A PostgreSQL server URL without a database (postgresql://user@host:port): when set,
+every test server gets a fresh database there instead of an SQLite file."""
+
+
+def fresh_database(sqlite_file: Path) -> str:
+    """A database URL nobody has used: an SQLite file, or a new PostgreSQL database."""
+    if not POSTGRES:
+        return f"sqlite:///{sqlite_file}"
+    import psycopg
+
+    name = f"soclover_test_{secrets.token_hex(6)}"
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    return f"{POSTGRES}/{name}"
+
+
+def drop_database(url: str) -> None:
+    """Remove a test database made by ``fresh_database`` (SQLite files go with tmp_path)."""
+    if not url.startswith("postgresql"):
+        return
+    import psycopg
+
+    name = url.rsplit("/", 1)[1]
+    with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
 class Server:
-    def __init__(self, database: Path, log: Path, **env: str) -> None:
-        self.database = database
+    def __init__(self, database: Path | str, log: Path, **env: str) -> None:
+        self.database_url = database if isinstance(database, str) else f"sqlite:///{database}"
         self.log = log
         self.env = env
         self.port = free_port()
@@ -37,7 +66,7 @@ class Server:
     def start(self) -> Server:
         env = {
             **os.environ,
-            "SOCLOVER_DATABASE_URL": f"sqlite:///{self.database}",
+            "SOCLOVER_DATABASE_URL": self.database_url,
             "SOCLOVER_LOG_LEVEL": "warning",
             **self.env,
         }

@@ -1,0 +1,218 @@
+"""What several server processes on one PostgreSQL database share.
+
+One process on SQLite needs none of this: ``LocalCluster`` keeps presence and
+rate limits in memory and tells nobody about changes. ``PostgresCluster`` lets
+any number of processes serve the same rooms:
+
+- every committed change sends ``NOTIFY soclover_rooms, '<code>:<seq>'`` (sent
+  by PostgreSQL at commit, so never for a change that was rolled back); each
+  process LISTENs on one dedicated connection and reads what changed from the
+  action log, so its streams get every change in order. The listener
+  reconnects by itself and then catches up every room it follows;
+- presence: each process writes the signs of life it sees, all read them;
+- rate limits: a counter per client and minute in a table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any, Protocol
+
+from sqlalchemy import delete, func, select, text
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlmodel.ext.asyncio.session import AsyncSession
+
+from app.db.engine import listen_dsn
+from app.db.models import PresenceRow, RateRow
+from app.service.ratelimit import RateLimiter
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "soclover_rooms"
+LISTENER_NAME = "soclover-listener"
+"""The listening connection's application_name, to find it in pg_stat_activity."""
+CatchUp = Callable[[str, int | None], Awaitable[None]]
+
+
+class Cluster(Protocol):
+    shared: bool
+
+    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None: ...
+    async def stop(self) -> None: ...
+    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None: ...
+    async def allow(self, kind: str, key: str) -> bool: ...
+    async def seen(self, signs: dict[str, dict[int, float]]) -> None: ...
+    async def present(self, code: str, grace: float) -> frozenset[int]: ...
+
+
+class LocalCluster:
+    """One process: nothing to share."""
+
+    shared = False
+
+    def __init__(self, limits: dict[str, int]) -> None:
+        self._limiters = {kind: RateLimiter(rate) for kind, rate in limits.items()}
+
+    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None:
+        return None
+
+    async def allow(self, kind: str, key: str) -> bool:
+        return self._limiters[kind].allow(key)
+
+    async def seen(self, signs: dict[str, dict[int, float]]) -> None:
+        return None
+
+    async def present(self, code: str, grace: float) -> frozenset[int]:
+        raise NotImplementedError("one process keeps presence in its own tracker")
+
+
+class PostgresCluster:
+    shared = True
+
+    def __init__(
+        self,
+        database_url: str,
+        sessions: async_sessionmaker[AsyncSession],
+        limits: dict[str, int],
+    ) -> None:
+        self.dsn = listen_dsn(database_url)
+        self.sessions = sessions
+        self.limits = limits
+        self._task: asyncio.Task[None] | None = None
+        self._worker: asyncio.Task[None] | None = None
+        self._changes: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
+        self.connected = asyncio.Event()
+
+    # --- live changes ---------------------------------------------------------------
+
+    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None:
+        self._task = asyncio.create_task(self._listen(followed))
+        self._worker = asyncio.create_task(self._apply_changes(catch_up))
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), 10)
+
+    async def stop(self) -> None:
+        for task in (self._task, self._worker):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+
+    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None:
+        await session.execute(
+            text("SELECT pg_notify(:channel, :payload)"),
+            {"channel": CHANNEL, "payload": f"{code}:{seq}"},
+        )
+
+    async def _listen(self, followed: Callable[[], set[str]]) -> None:
+        """Keep one LISTEN connection open; after every (re)connection, catch up."""
+        import asyncpg
+
+        delay = 0.2
+        while True:
+            conn = None
+            try:
+                conn = await asyncpg.connect(
+                    self.dsn, server_settings={"application_name": LISTENER_NAME}
+                )
+                lost = asyncio.Event()
+                conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
+                await conn.add_listener(CHANNEL, self._on_notify)
+                self.connected.set()
+                delay = 0.2
+                for code in followed():
+                    self._changes.put_nowait((code, None))
+                while not lost.is_set() and not conn.is_closed():
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(lost.wait(), 5)
+                    if not lost.is_set():
+                        await conn.execute("SELECT 1")  # notice a silently dead link
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:  # the database went away: try again
+                log.warning("room change listener lost its connection: %s", error)
+            finally:
+                self.connected.clear()
+                if conn is not None and not conn.is_closed():
+                    with contextlib.suppress(Exception):
+                        await conn.close(timeout=2)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        code, _, seq = payload.partition(":")
+        with contextlib.suppress(ValueError):
+            self._changes.put_nowait((code, int(seq)))
+
+    async def _apply_changes(self, catch_up: CatchUp) -> None:
+        while True:
+            code, seq = await self._changes.get()
+            try:
+                await catch_up(code, seq)
+            except Exception:
+                log.exception("catching up room %s failed", code)
+
+    # --- rate limits --------------------------------------------------------------------
+
+    async def allow(self, kind: str, key: str) -> bool:
+        window = int(time.time() // 60)
+        async with self.sessions() as session, session.begin():
+            statement = (
+                pg_insert(RateRow)
+                .values(key=f"{kind}:{key}"[:80], window=window, count=1)
+                .on_conflict_do_update(
+                    index_elements=["key", "window"], set_={"count": RateRow.count + 1}
+                )
+                .returning(RateRow.count)
+            )
+            count = (await session.execute(statement)).scalar_one()
+            if count == 1 and window % 10 == 0:
+                await session.execute(delete(RateRow).where(RateRow.window < window - 1))
+        return count <= self.limits[kind]
+
+    # --- presence ---------------------------------------------------------------------------
+
+    async def seen(self, signs: dict[str, dict[int, float]]) -> None:
+        """Write when this process last saw each player; a later sign never moves back."""
+        now = datetime.now(UTC)
+        rows = [
+            {"room": code, "pid": pid, "seen_at": now - timedelta(seconds=ago)}
+            for code, pids in signs.items()
+            for pid, ago in pids.items()
+        ]
+        if not rows:
+            return
+        async with self.sessions() as session, session.begin():
+            statement = pg_insert(PresenceRow).values(rows)
+            await session.execute(
+                statement.on_conflict_do_update(
+                    index_elements=["room", "pid"],
+                    set_={
+                        "seen_at": func.greatest(PresenceRow.seen_at, statement.excluded.seen_at)
+                    },
+                )
+            )
+
+    async def present(self, code: str, grace: float) -> frozenset[int]:
+        since = datetime.now(UTC) - timedelta(seconds=grace)
+        async with self.sessions() as session:
+            pids = (
+                await session.execute(
+                    select(PresenceRow.pid).where(
+                        PresenceRow.room == code, PresenceRow.seen_at >= since
+                    )
+                )
+            ).scalars()
+            return frozenset(pids)

@@ -1,0 +1,163 @@
+"""Several server processes on one PostgreSQL database behave as one.
+
+Two servers on different ports stand for workers behind a proxy: players are
+spread across them on purpose. Runs with SOCLOVER_TEST_POSTGRES set (CI sets
+it and SOCLOVER_REQUIRE_POSTGRES, so there these tests fail rather than skip).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import httpx
+import pytest
+
+from .client import Player, create, join, solution, spectator_of, start_and_write_clues
+from .server import POSTGRES
+from .sse import Stream
+
+if not POSTGRES:
+    if os.environ.get("SOCLOVER_REQUIRE_POSTGRES"):
+        raise RuntimeError("SOCLOVER_REQUIRE_POSTGRES is set but SOCLOVER_TEST_POSTGRES is not")
+    pytest.skip(
+        "several workers need PostgreSQL: set SOCLOVER_TEST_POSTGRES=postgresql://user@host:port",
+        allow_module_level=True,
+    )
+
+
+@pytest.fixture
+def two(make_server):
+    return make_server(), make_server()
+
+
+def spread(servers, players: int) -> list[Player]:
+    """A table whose players sit on alternate servers."""
+    host = create(servers[0].url, "Ada")
+    seated = [host]
+    for i, name in enumerate(["Bea", "Cy", "Dot", "Eve", "Flo"][: players - 1], start=1):
+        seated.append(join(servers[i % 2].url, host.code, name))
+    return seated
+
+
+def stream_of(player: Player) -> Stream:
+    return Stream(f"{player.base}/api/rooms/{player.code}/events", player.headers)
+
+
+def wait_until(predicate, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.05)
+    raise AssertionError("condition not met in time")
+
+
+def test_a_whole_game_across_two_workers_every_stream_sees_every_change_once(two):
+    players = spread(two, 4)
+    streams = [stream_of(p) for p in players]
+    try:
+        firsts = [int(s.next().id) for s in streams]
+        start_and_write_clues(players)
+        for _ in range(4):
+            truth = solution(players)
+            team = [p for p in players if p.seat != spectator_of(players).seat]
+            for i, t in enumerate(truth):
+                team[i % len(team)].act(
+                    "place", card=t["card"], spot=t["spot"], rotation=t["rotation"]
+                )
+            for p in team:
+                state = p.act("agree")
+            assert state["resolution"]["checked"]
+            state = players[0].act("next")
+        assert state["phase"] == "finished" and state["total"] == 24
+        final = players[1].state()["seq"]
+        for s, first in zip(streams, firsts, strict=True):
+            ids = []
+            while not ids or ids[-1] < final:
+                ids.append(int(s.next().id))
+            assert ids == list(range(first + 1, final + 1)), (
+                "a change missed, repeated or out of order"
+            )
+    finally:
+        for s in streams:
+            s.close()
+    legends = httpx.get(f"{two[1].url}/api/legends", params={"room": players[0].code}).json()
+    assert [g["score"] for g in legends["legends"]] == [24]
+
+
+def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
+    players = spread(two, 6)
+    start_and_write_clues(players)
+    spectator = spectator_of(players).seat
+    team = [p for p in players if p.seat != spectator]
+    before = players[0].state()
+    cards = [c["card"] for c in before["resolution"]["pool"]]
+    http = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=24))
+
+    def fire(i: int) -> int:
+        p = team[i % len(team)]
+        body = [
+            {"type": "place", "card": cards[(i * 7) % len(cards)], "spot": i % 4, "rotation": 0},
+            {"type": "remove", "spot": (i * 3) % 4},
+            {"type": "rotate", "spot": i % 4, "turns": 1},
+        ][i % 3]
+        r = http.post(f"{p.base}/api/rooms/{p.code}/actions", json=body, headers=p.headers)
+        assert r.status_code in (200, 409), r.text
+        return r.status_code
+
+    with http, ThreadPoolExecutor(max_workers=16) as pool:
+        statuses = list(pool.map(fire, range(200)))
+    after = players[1].state()
+    accepted = statuses.count(200)
+    assert after["seq"] - before["seq"] >= accepted > 0
+    res = after["resolution"]
+    placed = [b["card"] for b in res["board"] if b["card"]]
+    assert len(placed) == len(set(placed))
+    assert sorted(placed + [c["card"] for c in res["pool"]]) == sorted(cards)
+    # both workers agree on the room
+    wait_until(lambda: players[0].state()["resolution"] == players[1].state()["resolution"])
+
+
+def test_a_killed_listener_connection_loses_no_event(two):
+    import psycopg
+
+    players = spread(two, 3)
+    on_b = next(p for p in players if p.base == two[1].url)
+    s = stream_of(on_b)
+    try:
+        first = int(s.next().id)
+        players[0].act("say", text="before")
+        with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
+            killed = conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                "WHERE application_name = 'soclover-listener'"
+            ).fetchall()
+        assert len(killed) == 2
+        for i in range(5):
+            players[0].act("say", text=f"while the listener is down {i}")
+        last = players[0].state()["seq"]
+        ids = []
+        while not ids or ids[-1] < last:
+            ids.append(int(s.next(15).id))
+        assert ids == list(range(first + 1, last + 1))
+    finally:
+        s.close()
+
+
+def test_kill_9_one_worker_the_other_carries_on(two):
+    players = spread(two, 3)
+    start_and_write_clues(players)
+    acknowledged = players[0].act("say", text="still here")
+    two[1].kill()
+    for p in players:
+        p.base = two[0].url
+    state = players[2].state()
+    assert state["chat"][-1]["text"] == "still here"
+    assert state["seq"] >= acknowledged["seq"]
+    truth = solution(players)
+    team = [p for p in players if p.seat != spectator_of(players).seat]
+    t = truth[0]
+    after = team[0].act("place", card=t["card"], spot=t["spot"], rotation=t["rotation"])
+    assert after["resolution"]["board"][t["spot"]]["card"] == t["card"]
