@@ -6,7 +6,10 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: serve test lint format screenshots clean
+.PHONY: serve test test-postgres lint format screenshots clean
+
+# The API tests again on PostgreSQL, plus the several-workers tests.
+POSTGRES ?= postgresql://postgres@127.0.0.1:5432
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "So Clover! table needs Python 3.11 or newer")'
@@ -29,6 +32,9 @@ test: $(VENV)/.installed $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/pytest
+
+test-postgres: $(VENV)/.installed
+	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest tests/web
 
 screenshots: $(VENV)/.installed $(AXE)
 	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py

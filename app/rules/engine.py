@@ -10,6 +10,7 @@ room whose ``seq`` is one more.
 from __future__ import annotations
 
 import random
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
 from functools import singledispatch
@@ -83,6 +84,17 @@ def _join(room: Room, name: str) -> Room:
         raise errors.NameTaken()
     player = Player(pid=room.next_pid, name=name)
     return replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
+
+
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def is_plain_text(text: str) -> bool:
+    """No control characters and no bidi overrides, which could disguise a message.
+
+    Other invisible format characters stay allowed: emoji sequences need them.
+    """
+    return not any(unicodedata.category(ch) in ("Cc", "Cs") or ch in BIDI_CONTROLS for ch in text)
 
 
 def clean_name(name: str) -> str:
@@ -346,7 +358,7 @@ def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> 
 @_handle.register
 def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     text = action.text.strip()
-    if not text or len(text) > MAX_CHAT_LENGTH:
+    if not text or len(text) > MAX_CHAT_LENGTH or not is_plain_text(text):
         raise errors.BadText()
     res = room.resolution
     if res is not None and seat == room.spectator() and not res.checked:

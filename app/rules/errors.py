@@ -98,7 +98,7 @@ BadSpot = _named(Invalid, "bad_spot", "A spot is 0 to 3.")
 BadRotation = _named(Invalid, "bad_rotation", "A rotation is 0 to 3 quarter turns.")
 BadTurns = _named(Invalid, "bad_turns", "A card turns 1 (clockwise) or -1 quarter turn.")
 BadSeat = _named(Invalid, "bad_seat", "There is no player in that seat.")
-BadText = _named(Invalid, "bad_text", "A chat message is 1 to 300 characters.")
+BadText = _named(Invalid, "bad_text", "A chat message is 1 to 300 characters of plain text.")
 BadClues = _named(Invalid, "bad_clues", "Send four clues, one per leaf.")
 
 

@@ -13,6 +13,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -104,3 +106,15 @@ class Server:
         assert self.process is not None
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
+
+
+@contextmanager
+def running(folder: Path, **env: str) -> Iterator[Server]:
+    """A server on a fresh database for a whole module; stopped and dropped after."""
+    url = fresh_database(folder / "soclover.sqlite3")
+    server = Server(url, folder / "server.log", **env).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        drop_database(url)

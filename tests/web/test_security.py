@@ -1,0 +1,327 @@
+"""Seat cookies, cross-site requests, security headers, rate limits, tokens and codes."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import httpx
+import pytest
+
+from .client import NAMES, Player, create, join, table
+from .server import Server, running
+
+CODE = re.compile(r"^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{5,}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,}$")  # url-safe base64: 22 chars carry 132 bits
+SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(
+        tmp_path_factory.mktemp("security"),
+        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
+        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
+    ) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def api(shared: Server) -> str:
+    return shared.url
+
+
+def error_of(r: httpx.Response, status: int) -> dict[str, Any]:
+    assert r.status_code == status, f"{r.status_code} {r.text[:300]}"
+    error = r.json()["error"]
+    assert set(r.json()) == {"error"}
+    assert isinstance(error["code"], str) and SNAKE.match(error["code"])
+    assert isinstance(error["message"], str) and error["message"]
+    return error
+
+
+def public(api: str, code: str) -> dict[str, Any]:
+    r = httpx.get(f"{api}/api/rooms/{code}")
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def seat_cookie(r: httpx.Response, code: str) -> str:
+    """The one Set-Cookie header of the answer, checked to be this room's seat cookie."""
+    cookies = r.headers.get_list("set-cookie")
+    assert len(cookies) == 1, cookies
+    assert cookies[0].startswith(f"soclover_{code}="), cookies
+    return cookies[0]
+
+
+@contextmanager
+def cookie_client(api: str, name: str = "Ada") -> Iterator[tuple[httpx.Client, str, str]]:
+    """A browser-like client that created a room and holds only its cookie."""
+    with httpx.Client(base_url=api, timeout=10) as client:
+        r = client.post("/api/rooms", json={"name": name})
+        assert r.status_code == 201, r.text
+        body = r.json()
+        yield client, body["code"], body["token"]
+
+
+# --- the seat cookie --------------------------------------------------------------------------
+
+
+def test_create_and_join_set_an_httponly_samesite_lax_cookie_per_room(api: str) -> None:
+    r = httpx.post(f"{api}/api/rooms", json={"name": "Ada"})
+    assert r.status_code == 201
+    code, token = r.json()["code"], r.json()["token"]
+    header = seat_cookie(r, code)
+    parts = [p.strip() for p in header.split(";")]
+    assert parts[0] == f"soclover_{code}={token}"
+    flags = {p.split("=")[0].lower(): p.partition("=")[2].lower() for p in parts[1:]}
+    assert "httponly" in flags
+    assert flags["samesite"] == "lax"
+    assert flags["path"] == "/"
+    assert int(flags["max-age"]) > 0
+
+    r = httpx.post(f"{api}/api/rooms/{code.lower()}/join", json={"name": "Bea"})
+    assert r.status_code == 201
+    header = seat_cookie(r, code)
+    assert header.startswith(f"soclover_{code}={r.json()['token']};")
+    assert "httponly" in header.lower() and "samesite=lax" in header.lower()
+
+    other = httpx.post(f"{api}/api/rooms", json={"name": "Cy"})
+    assert seat_cookie(other, other.json()["code"]).startswith(f"soclover_{other.json()['code']}=")
+    assert other.json()["code"] != code
+
+
+def test_the_cookie_seats_its_holder_instead_of_a_bearer_token(api: str) -> None:
+    with cookie_client(api) as (client, code, _):
+        assert client.get(f"/api/rooms/{code}").json()["you"] == {"seat": 0, "host": True}
+        # a script sends neither Origin nor Sec-Fetch-Site: the cookie is enough
+        r = client.post(f"/api/rooms/{code}/actions", json={"type": "settings", "decoys": 2})
+        assert r.status_code == 200, r.text
+        assert r.json()["state"]["decoys"] == 2
+        assert r.json()["state"]["you"]["seat"] == 0
+
+
+def test_a_cookie_seats_nobody_in_another_room(api: str) -> None:
+    a = create(api, "Ada")
+    b = create(api, "Bea")
+    forged = {"Cookie": f"soclover_{b.code}={a.token}"}
+    assert httpx.get(f"{api}/api/rooms/{b.code}", headers=forged).json()["you"] is None
+    before = public(api, b.code)
+    r = httpx.post(
+        f"{api}/api/rooms/{b.code}/actions",
+        json={"type": "settings", "decoys": 3},
+        headers=forged,
+    )
+    assert error_of(r, 401)["code"] == "not_seated"
+    assert public(api, b.code) == before
+    # and the right cookie under the wrong name is ignored too
+    wrong_name = {"Cookie": f"soclover={a.token}; token={a.token}"}
+    assert httpx.get(f"{api}/api/rooms/{a.code}", headers=wrong_name).json()["you"] is None
+
+
+# --- cross-site requests ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Origin": "http://127.0.0.1:1"},
+        {"Origin": "http://127.0.0.1.evil.example"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+        {"Origin": "https://evil.example", "Sec-Fetch-Site": "same-origin"},
+    ],
+    ids=lambda h: ",".join(f"{k}={v}" for k, v in h.items()),
+)
+def test_a_cookie_post_from_another_site_is_403_and_changes_nothing(
+    api: str, headers: dict[str, str]
+) -> None:
+    with cookie_client(api) as (client, code, _):
+        before = public(api, code)
+        for action in (
+            {"type": "settings", "decoys": 3},
+            {"type": "say", "text": "sent by another site"},
+            {"type": "leave"},
+        ):
+            r = client.post(f"/api/rooms/{code}/actions", json=action, headers=headers)
+            assert error_of(r, 403)["code"] == "forbidden"
+        assert public(api, code) == before
+        assert client.get(f"/api/rooms/{code}").json()["you"]["seat"] == 0
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "SELF"},
+        {"Origin": "SELF", "Sec-Fetch-Site": "same-origin"},
+        {"Sec-Fetch-Site": "same-origin"},
+        {"Sec-Fetch-Site": "none"},
+    ],
+    ids=lambda h: ",".join(f"{k}={v}" for k, v in h.items()),
+)
+def test_the_same_cookie_post_from_this_site_is_accepted(api: str, headers: dict[str, str]) -> None:
+    headers = {k: api if v == "SELF" else v for k, v in headers.items()}
+    with cookie_client(api) as (client, code, _):
+        r = client.post(
+            f"/api/rooms/{code}/actions", json={"type": "settings", "decoys": 4}, headers=headers
+        )
+        assert r.status_code == 200, r.text
+    assert public(api, code)["decoys"] == 4
+
+
+def test_bearer_requests_need_no_origin(api: str) -> None:
+    """A bearer token is never sent by a browser on its own, so no cross-site check applies."""
+    host = create(api, "Ada")
+    for i, headers in enumerate(
+        [
+            {},
+            {"Origin": "https://evil.example"},
+            {"Sec-Fetch-Site": "cross-site"},
+            {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+        ]
+    ):
+        r = httpx.post(
+            f"{api}/api/rooms/{host.code}/actions",
+            json={"type": "say", "text": f"from a bot {i}"},
+            headers={**host.headers, **headers},
+        )
+        assert r.status_code == 200, r.text
+    assert [line["text"] for line in public(api, host.code)["chat"]] == [
+        f"from a bot {i}" for i in range(4)
+    ]
+
+
+def test_a_bearer_token_wins_over_a_foreign_cookie(api: str) -> None:
+    """With both, the bearer token decides, so a page's cookie cannot hijack a bot's request."""
+    a = create(api, "Ada")
+    with cookie_client(api, "Bea") as (b_client, _, _):
+        r = b_client.post(
+            f"/api/rooms/{a.code}/actions",
+            json={"type": "say", "text": "bearer"},
+            headers={**a.headers, "Cookie": f"soclover_{a.code}=not-a-token"},
+        )
+        assert r.status_code == 200 and r.json()["state"]["you"]["seat"] == 0
+
+
+# --- headers ----------------------------------------------------------------------------------
+
+
+def _assert_security_headers(r: httpx.Response) -> None:
+    csp = r.headers.get("content-security-policy")
+    assert csp is not None, f"{r.request.method} {r.request.url}: no CSP"
+    directives = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
+    assert directives["script-src"] == ["'self'"], csp
+    assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+    assert directives.get("object-src") == ["'none'"]
+    assert directives.get("frame-ancestors") == ["'none'"]
+    assert r.headers.get("x-content-type-options") == "nosniff"
+
+
+def test_every_kind_of_answer_carries_csp_and_nosniff(api: str) -> None:
+    host = create(api, "Ada")
+    answers = [
+        httpx.get(f"{api}/healthz"),
+        httpx.get(f"{api}/api/rooms/{host.code}"),
+        httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
+        httpx.post(f"{api}/api/rooms", json={"name": "Bea"}),
+        host.post("say", text="hello"),
+        httpx.get(f"{api}/api/legends"),
+        httpx.get(f"{api}/openapi.json"),
+        httpx.get(f"{api}/api/rooms/ZZZZZZ"),  # 404
+        httpx.post(f"{api}/api/rooms/{host.code}/actions", json={"type": "say"}),  # 401
+        host.post("say"),  # 422
+        host.post("start"),  # 409
+        httpx.post(f"{api}/api/rooms", content=b"{", headers={"content-type": "application/json"}),
+        httpx.post(
+            f"{api}/api/rooms",
+            content=b"x" * 100_000,
+            headers={"content-type": "application/json"},
+        ),  # 413
+        httpx.delete(f"{api}/api/rooms/{host.code}"),  # 405
+        httpx.get(f"{api}/no/such/page"),
+    ]
+    assert {r.status_code for r in answers} >= {200, 201, 400, 401, 404, 405, 409, 413, 422}
+    for r in answers:
+        _assert_security_headers(r)
+    with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events", timeout=5) as stream:
+        assert stream.status_code == 200
+        _assert_security_headers(stream)
+
+
+def test_seat_tokens_never_appear_in_the_room_state(api: str) -> None:
+    players = table(api, 3)
+    for p in players:
+        text = httpx.get(f"{api}/api/rooms/{p.code}", headers=p.headers).text
+        assert all(q.token not in text for q in players)
+
+
+# --- rate limits ------------------------------------------------------------------------------
+
+
+def test_joins_are_rate_limited_per_client(make_server) -> None:  # type: ignore[no-untyped-def]
+    server = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="5", SOCLOVER_CREATE_RATE_PER_MINUTE="2")
+    api = server.url
+    first = create(api, "Ada")
+    second = create(api, "Ada")
+    for name in NAMES[1:4]:
+        join(api, first.code, name)
+    for name in NAMES[1:3]:
+        join(api, second.code, name)
+    before = public(api, second.code)
+    r = httpx.post(f"{api}/api/rooms/{second.code}/join", json={"name": "Zed"})
+    error = error_of(r, 429)
+    assert error["code"] == "rate_limited"
+    assert public(api, second.code) == before
+    # every attempt counts, good or bad, so guessing codes is as slow as joining
+    r = httpx.post(f"{api}/api/rooms/ZZZZZZ/join", json={"name": "Zed"})
+    assert error_of(r, 429)["code"] == "rate_limited"
+    # the limit is per client: another address (as a reverse proxy on this host reports it)
+    r = httpx.post(
+        f"{api}/api/rooms/{second.code}/join",
+        json={"name": "Zed"},
+        headers={"X-Forwarded-For": "203.0.113.7"},
+    )
+    assert r.status_code == 201, r.text
+    # creating rooms has its own limit (2 here)
+    assert error_of(httpx.post(f"{api}/api/rooms", json={"name": "Ada"}), 429)["code"] == (
+        "rate_limited"
+    )
+
+
+# --- tokens and codes -------------------------------------------------------------------------
+
+
+def test_tokens_are_long_and_random_and_codes_follow_the_contract(api: str) -> None:
+    tokens: list[str] = []
+    codes: list[str] = []
+    for _ in range(25):
+        host = create(api, "Ada")
+        codes.append(host.code)
+        tokens.append(host.token)
+    for name in NAMES[1:]:
+        tokens.append(join(api, codes[0], name).token)
+    for token in tokens:
+        assert TOKEN.match(token), token
+    assert len(set(tokens)) == len(tokens)
+    for code in codes:
+        assert CODE.match(code), code
+        assert not set(code) & set("0O1IL")
+    assert len(set(codes)) == len(codes)
+    # 25 codes of 6+ characters from 31 symbols: all of the alphabet shows up soon enough
+    assert len(set("".join(codes))) > 20
+
+
+def test_a_token_stands_for_its_own_seat_only(api: str) -> None:
+    players: list[Player] = table(api, 3)
+    # the token of seat 1 seats seat 1, whatever the request claims
+    r = httpx.post(
+        f"{api}/api/rooms/{players[0].code}/actions",
+        json={"type": "settings", "decoys": 2},
+        headers=players[1].headers,
+    )
+    assert error_of(r, 403)["code"] == "not_host"
+    assert public(api, players[0].code)["decoys"] == 1
