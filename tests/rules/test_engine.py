@@ -320,3 +320,11 @@ def test_chat_keeps_the_latest_lines():
     for i in range(205):
         room = apply(room, i % 3, act.Say(f"line {i}", "t"))
     assert len(room.chat) == 200 and room.chat[-1].text == "line 204"
+
+
+def test_chat_refuses_control_characters_and_bidi_overrides_but_keeps_emoji():
+    room = lobby(3)
+    for bad in ["a\x00b", "\u202eevil", "ring\x07"]:
+        refused(room, 0, act.Say(bad, "t"), errors.BadText)
+    family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 hi"
+    assert apply(room, 0, act.Say(family, "t")).chat[-1].text == family
