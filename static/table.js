@@ -156,7 +156,26 @@
   }
   document.addEventListener("htmx:sseError", function () { banner(true); });
   document.addEventListener("htmx:sseOpen", function () { banner(false); });
-  window.addEventListener("offline", function () { banner(true); });
+
+  // A stream can outlive a dropped network without knowing it is dead (or, in
+  // some browsers, go on as if nothing happened, the banner then staying up).
+  // Offline: close it. Online again: open a fresh one through the extension's
+  // own reconnect path (a closed source's error); a new stream is sent every
+  // region, so the page catches up what it missed.
+  var stream = null;
+  if (window.htmx && htmx.createEventSource) {
+    var openStream = htmx.createEventSource;
+    htmx.createEventSource = function (url) { stream = openStream(url); return stream; };
+  }
+  window.addEventListener("offline", function () {
+    banner(true);
+    if (stream) stream.close();
+  });
+  window.addEventListener("online", function () {
+    if (!stream) return;
+    stream.close();
+    stream.dispatchEvent(new Event("error"));
+  });
   window.addEventListener("pageshow", function (event) { if (event.persisted && table()) location.reload(); });
 
   // --- copy buttons ---------------------------------------------------------------------------

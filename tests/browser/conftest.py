@@ -1,0 +1,229 @@
+"""Real browsers at a real table: Debian's chromium driven by Playwright.
+
+The browser tests skip, saying why, when chromium or axe-core is missing;
+with ``SOCLOVER_REQUIRE_BROWSER=1`` (CI) they fail instead.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+from ..web.server import ROOT, Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+AXE_JS = Path(
+    os.environ.get("SOCLOVER_AXE_JS", ROOT / ".venv/axe/node_modules/axe-core/axe.min.js")
+)
+REQUIRED = os.environ.get("SOCLOVER_REQUIRE_BROWSER") == "1"
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+
+
+def missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "the playwright Python package is not installed (pip install -e '.[dev]')"
+    if not CHROMIUM.exists():
+        return f"no chromium at {CHROMIUM} (apt-get install chromium)"
+    if not AXE_JS.is_file():
+        return (
+            f"no axe-core at {AXE_JS} (npm install --prefix .venv/axe axe-core@4, "
+            "or set SOCLOVER_AXE_JS)"
+        )
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium_browser() -> Iterator[Any]:
+    reason = missing()
+    if reason is not None:
+        if REQUIRED:
+            pytest.fail(f"browser tests required (SOCLOVER_REQUIRE_BROWSER=1) but {reason}")
+        pytest.skip(f"browser tests skipped: {reason}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
+    """A fresh table on its own SQLite file (started after the browser, so a skip is cheap)."""
+    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log").start()
+    yield table
+    table.stop()
+
+
+# --- a player's browser -------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    """One person at the table: their own browser context (cookies), one page."""
+
+    name: str
+    base: str
+    context: Any
+    page: Any
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    allowed: list[re.Pattern[str]] = field(default_factory=list)
+    """Console errors this test expects on this page (an offline spell, a refused form)."""
+
+    def allow(self, pattern: str) -> None:
+        self.allowed.append(re.compile(pattern))
+
+    @property
+    def code(self) -> str:
+        match = re.search(r"/r/([A-Za-z0-9]+)", self.page.url)
+        assert match, self.page.url
+        return match.group(1).upper()
+
+    def token(self) -> str:
+        """The seat token, from the browser's own (HttpOnly) cookie."""
+        name = f"soclover_{self.code}"
+        for cookie in self.context.cookies(self.base):
+            if cookie["name"] == name:
+                return str(cookie["value"])
+        raise AssertionError(f"{self.name} has no seat cookie for {self.code}")
+
+    def state(self) -> dict[str, Any]:
+        """The room as this seat may see it, through the JSON API."""
+        r = httpx.get(
+            f"{self.base}/api/rooms/{self.code}",
+            headers={"Authorization": f"Bearer {self.token()}"},
+            timeout=10,
+        )
+        assert r.status_code == 200, r.text
+        return r.json()  # type: ignore[no-any-return]
+
+    def goto(self, path: str) -> None:
+        self.page.goto(self.base + path)
+
+    def problems(self) -> list[str]:
+        found = [f"{self.name}: page error: {e}" for e in self.page_errors]
+        found += [
+            f"{self.name}: console error: {e}"
+            for e in self.console_errors
+            if not any(p.search(e) for p in self.allowed)
+        ]
+        host = urlsplit(self.base).netloc
+        for url in self.requests:
+            parts = urlsplit(url)
+            if parts.scheme in ("data", "blob", "about"):
+                continue
+            if parts.netloc != host:
+                found.append(f"{self.name}: request to another host: {url}")
+        return found
+
+
+OpenPlayer = Callable[..., Player]
+
+
+@pytest.fixture
+def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
+    """Open a player's browser: ``open_player(name, size=PHONE, token=None, code=None)``.
+
+    With a token (from the JSON API), the context starts with that seat's cookie.
+    At the end: no page error, no unexpected console error, no request to
+    another host, on any page opened here.
+    """
+    players: list[Player] = []
+
+    def make(
+        name: str,
+        size: dict[str, int] = PHONE,
+        token: str | None = None,
+        code: str | None = None,
+        bypass_csp: bool = False,
+    ) -> Player:
+        context = chromium_browser.new_context(viewport=size, bypass_csp=bypass_csp)
+        context.set_default_timeout(10_000)
+        if token is not None:
+            assert code is not None
+            context.add_cookies([{"name": f"soclover_{code}", "value": token, "url": server.url}])
+        page = context.new_page()
+        player = Player(name, server.url, context, page)
+        page.on("console", lambda m: m.type == "error" and player.console_errors.append(m.text))
+        page.on("pageerror", lambda e: player.page_errors.append(str(e)))
+        context.on("request", lambda r: player.requests.append(r.url))
+        players.append(player)
+        return player
+
+    yield make
+    found = [problem for p in players for problem in p.problems()]
+    for player in players:
+        player.context.close()
+    assert not found, "\n".join(found)
+
+
+# --- accessibility --------------------------------------------------------------------------
+
+
+def axe_violations(page: Any) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now.
+
+    The room's CSP allows only our own scripts: the page's context must be
+    opened with ``bypass_csp=True`` for axe to be injected.
+    """
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
+    violations: list[dict[str, Any]] = page.evaluate(
+        """async () => {
+            const result = await axe.run(document, {resultTypes: ["violations"]});
+            return result.violations.map(v => ({
+                id: v.id, impact: v.impact, help: v.help,
+                nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary})),
+            }));
+        }"""
+    )
+    return [v for v in violations if v["impact"] in ("serious", "critical")]
+
+
+def describe_violations(violations: list[dict[str, Any]]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']}")
+        for node in v["nodes"][:8]:
+            lines.append(f"    {node['target']}: {node['summary']}".replace("\n", " / "))
+    return "\n".join(lines)
+
+
+# --- waiting without sleeping --------------------------------------------------------------
+
+
+def eventually(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
+    """Poll ``check`` until it returns something truthy (for comparisons across pages)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        result = check()
+        if result:
+            return result
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what or check}")
+        time.sleep(0.05)

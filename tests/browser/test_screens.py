@@ -1,0 +1,194 @@
+"""Every screen, on a phone and on a desktop: accessible, no sideways scrolling, big targets.
+
+``SOCLOVER_SCREENSHOTS=1`` also saves each screen to docs/screenshots/.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+from ..web import client
+from ..web.server import ROOT
+from .conftest import DESKTOP, PHONE, OpenPlayer, Player, axe_violations, describe_violations
+
+SIZES = {"phone": PHONE, "desktop": DESKTOP}
+SHOTS = ROOT / "docs" / "screenshots"
+SCREENSHOTS = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
+TAP = 44  # px, the smallest comfortable target (WCAG 2.5.5, Apple and Google guidelines)
+HOME_BUDGET = 100_000  # bytes on the wire for the first page and all it loads
+
+SMALL_TARGETS_JS = """(tap) => {
+    const out = [];
+    for (const el of document.querySelectorAll(
+        "main button, main a[href], main input:not([type=hidden]), main select, main summary"
+    )) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 && r.height === 0) continue;  // not shown
+        if (r.width + 0.5 < tap || r.height + 0.5 < tap) {
+            const name = el.id ? "#" + el.id : (el.getAttribute("aria-label") || el.textContent);
+            out.push(`${el.tagName.toLowerCase()} "${name.trim().slice(0, 40)}" ` +
+                     `${r.width.toFixed(0)}x${r.height.toFixed(0)}`);
+        }
+    }
+    return out;
+}"""
+
+OVERFLOW_JS = """(width) => {
+    const out = [];
+    const page = document.documentElement.scrollWidth;
+    if (page > width) out.push(`the page scrolls sideways: ${page}px wide`);
+    for (const el of document.querySelectorAll(".clover, .pool")) {
+        const r = el.getBoundingClientRect();
+        if (r.left < 0 || r.right > width + 0.5) {
+            out.push(`.${el.className.split(" ").join(".")} runs off the screen: ` +
+                     `${r.left.toFixed(0)}..${r.right.toFixed(0)}`);
+        }
+    }
+    return out;
+}"""
+
+
+class Screens:
+    """Looks at one screen after another and gathers every problem found."""
+
+    def __init__(self, size: str) -> None:
+        self.size = size
+        self.width = SIZES[size]["width"]
+        self.problems: list[str] = []
+        self.seen: list[str] = []
+
+    def look(self, player: Player, screen: str) -> None:
+        page = player.page
+        page.wait_for_load_state("load")
+        where = f"{screen} ({self.size})"
+        self.seen.append(screen)
+        # Colours change with the system's scheme: the desktop pass checks both.
+        for scheme in ("light", "dark") if self.size == "desktop" else ("light",):
+            page.emulate_media(color_scheme=scheme)
+            violations = axe_violations(page)
+            if violations:
+                report = describe_violations(violations)
+                print(f"axe on {where}, {scheme}:\n{report}")
+                self.problems.append(f"{where}, {scheme}: axe:\n{report}")
+        page.emulate_media(color_scheme="light")
+        for small in page.evaluate(SMALL_TARGETS_JS, TAP):
+            self.problems.append(f"{where}: target under {TAP}x{TAP}px: {small}")
+        if self.size == "phone":
+            for overflow in page.evaluate(OVERFLOW_JS, self.width):
+                self.problems.append(f"{where}: {overflow}")
+        if SCREENSHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=SHOTS / f"{screen}-{self.size}.png", full_page=True)
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
+    screens = Screens(size)
+
+    def browser(name: str, seat: client.Player | None = None) -> Player:
+        token, code = (seat.token, seat.code) if seat else (None, None)
+        return open_player(name, SIZES[size], token=token, code=code, bypass_csp=True)
+
+    visitor = browser("Visitor")
+    visitor.goto("/")
+    visitor.page.locator("#create-name").wait_for()
+    screens.look(visitor, "home")
+
+    players = client.table(server.url, 3)
+    code = players[0].code
+    visitor.goto(f"/r/{code}")
+    visitor.page.locator("#join-name").wait_for()
+    screens.look(visitor, "join")
+
+    pages = [browser(p.name, p) for p in players]
+    for page in pages:
+        page.goto(f"/r/{code}")
+    host = pages[0]
+    host.page.locator(".lobby").wait_for()
+    screens.look(host, "lobby")
+
+    # Clues: one keyword typed, so the rejection shows too.
+    players[0].act("start")
+    host.page.locator("#clue-0").wait_for()
+    keyword = host.page.locator(".clue-field .pair-words").first.inner_text().split(" + ")[0]
+    host.page.fill("#clue-0", keyword)
+    host.page.locator("#check-0.bad").wait_for()
+    screens.look(host, "clues")
+
+    # Resolution: two cards on the board, one of them chosen.
+    for p in players:
+        p.act("clues", clues=client.clues_for(p.seat))
+    for p in players:
+        p.act("done")
+    spectator = client.spectator_of(players)
+    truth = sorted(client.solution(players), key=lambda s: s["spot"])
+    holder = players[players[0].state()["resolution"]["lock_holder"]]
+    for s in truth[:2]:
+        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+    guesser = pages[holder.seat]
+    guesser.page.locator(f'.board .spot-1 .card[data-card="{truth[1]["card"]}"]').click()
+    guesser.page.locator(".toolbar [data-do=remove]:enabled").wait_for()
+    screens.look(guesser, "resolution")
+    watcher = pages[spectator.seat]
+    watcher.page.locator(".resolve .solution-note").wait_for()
+    screens.look(watcher, "resolution-spectator")
+
+    # The reveal, then the rest of the game straight through the API.
+    for s in truth[2:]:
+        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+    holder.act("lock")
+    guesser.page.locator(".reveal").wait_for()
+    screens.look(guesser, "reveal")
+    for _ in range(2):
+        players[0].act("next")
+        state = players[0].state()["resolution"]
+        holder = players[state["lock_holder"]]
+        for s in client.solution(players):
+            holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+        holder.act("lock")
+    players[0].act("next")
+    guesser.page.locator(".finished").wait_for()
+    screens.look(guesser, "end")
+
+    assert screens.seen == [
+        "home",
+        "join",
+        "lobby",
+        "clues",
+        "resolution",
+        "resolution-spectator",
+        "reveal",
+        "end",
+    ]
+    assert not screens.problems, "\n".join(screens.problems)
+
+
+def test_the_home_page_is_light(open_player: OpenPlayer) -> None:
+    """The first visit, cache empty: everything on the wire, as served (gzip), within budget."""
+    visitor = open_player("Visitor", PHONE)
+    finished: list[Any] = []
+    visitor.page.on("requestfinished", lambda request: finished.append(request))
+    visitor.goto("/")
+    visitor.page.wait_for_load_state("networkidle")
+    sizes = {}
+    for request in finished:
+        response = request.response()
+        encoding = response.headers.get("content-encoding", "identity")
+        # compressed: as on the wire; uncompressed (tiny files): the body itself
+        body = (
+            len(response.body()) if encoding == "identity" else request.sizes()["responseBodySize"]
+        )
+        assert body > 0, (request.url, request.sizes())
+        sizes[request.url] = (body, encoding)
+    report = "\n".join(f"{size:>7} {enc:>8} {url}" for url, (size, enc) in sizes.items())
+    total = sum(size for size, _ in sizes.values())
+    print(f"home page: {total} bytes\n{report}")
+    assert any(url.endswith("/table.css") for url in sizes), report
+    assert any("htmx" in url for url in sizes), report
+    for url, (size, encoding) in sizes.items():
+        if url.endswith((".js", ".css", "/")) and size > 1000:
+            assert encoding == "gzip", f"{url} is not compressed:\n{report}"
+    assert total <= HOME_BUDGET, f"{total} bytes > {HOME_BUDGET}:\n{report}"
