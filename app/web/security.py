@@ -15,8 +15,13 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'"
 )
-DOCS_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'").replace(
-    "style-src 'self'", "style-src 'self' 'unsafe-inline'"
+SWAGGER_CDN = "https://cdn.jsdelivr.net"
+"""/docs is FastAPI's Swagger UI, which loads from this CDN; the game's pages load nothing
+from anywhere else."""
+DOCS_CSP = (
+    CSP.replace("script-src 'self'", f"script-src 'self' 'unsafe-inline' {SWAGGER_CDN}")
+    .replace("style-src 'self'", f"style-src 'self' 'unsafe-inline' {SWAGGER_CDN}")
+    .replace("img-src 'self' data:", "img-src 'self' data: https://fastapi.tiangolo.com")
 )
 
 SECURITY_HEADERS = [

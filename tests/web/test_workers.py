@@ -124,7 +124,7 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
     assert views[0]["seq"] != views[1]["seq"] or views[0] == views[1]
 
 
-def test_a_killed_listener_connection_loses_no_event(two):
+def test_a_killed_listener_connection_loses_no_event(two, database_url):
     import psycopg
 
     players = spread(two, 3)
@@ -136,7 +136,8 @@ def test_a_killed_listener_connection_loses_no_event(two):
         with psycopg.connect(f"{POSTGRES}/postgres", autocommit=True) as conn:
             killed = conn.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                "WHERE application_name = 'soclover-listener'"
+                "WHERE application_name = 'soclover-listener' AND datname = %s",
+                (database_url.rsplit("/", 1)[1],),
             ).fetchall()
         assert len(killed) == 2
         for i in range(5):
@@ -165,3 +166,61 @@ def test_kill_9_one_worker_the_other_carries_on(two):
     t = truth[0]
     after = team[0].act("place", card=t["card"], spot=t["spot"], rotation=t["rotation"])
     assert after["resolution"]["board"][t["spot"]]["card"] == t["card"]
+
+
+def test_presence_is_shared_a_stream_on_one_worker_shows_on_the_other(make_server):
+    quick = {
+        "SOCLOVER_PRESENCE_GRACE_SECONDS": "1",
+        "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2",
+        "SOCLOVER_PING_SECONDS": "0.2",  # a closed stream is noticed at the next ping
+    }
+    a, b = make_server(**quick), make_server(**quick)
+    players = spread((a, b), 3)
+    on_b = players[1]
+    assert on_b.base == b.url
+
+    def shown_on_a() -> bool:
+        r = httpx.get(f"{a.url}/api/rooms/{on_b.code}")
+        return r.json()["players"][on_b.seat]["present"]
+
+    s = stream_of(on_b)
+    try:
+        s.next()
+        time.sleep(1.5)  # past the grace of its last request: only the stream keeps it present
+        wait_until(shown_on_a)
+        assert shown_on_a()
+    finally:
+        s.close()
+    wait_until(lambda: not shown_on_a())
+
+
+def test_rate_limits_count_across_workers(make_server):
+    a = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="4")
+    b = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="4")
+    host = create(a.url, "Ada")
+    statuses = [
+        httpx.post(
+            f"{(a, b)[i % 2].url}/api/rooms/{host.code}/join", json={"name": f"P{i}"}
+        ).status_code
+        for i in range(6)
+    ]
+    assert statuses.count(429) == 2, statuses
+
+
+def test_workers_starting_at_once_migrate_once(tmp_path, database_url):
+    from .server import Server
+
+    servers = [Server(database_url, tmp_path / f"w{i}.log") for i in range(3)]
+    with ThreadPoolExecutor(3) as pool:
+        started = list(pool.map(lambda s: s.start(), servers))
+    try:
+        import psycopg
+
+        with psycopg.connect(database_url) as conn:
+            versions = conn.execute("SELECT version_num FROM alembic_version").fetchall()
+        assert versions == [("0002",)]
+        host = create(started[0].url, "Ada")
+        assert httpx.get(f"{started[2].url}/api/rooms/{host.code}").status_code == 200
+    finally:
+        for server in servers:
+            server.stop()
