@@ -9,7 +9,7 @@ import sys
 import uvicorn
 
 from app.config import get_settings
-from app.db.engine import is_sqlite
+from app.db.engine import async_url, is_sqlite
 from app.rules.deck import DeckError
 from app.service.errors import DeckTooSmallForAnyGame
 
@@ -33,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     from app.main import create_app, load_configured_deck
 
     try:
+        async_url(settings.database_url)
         load_configured_deck(settings)
-    except (DeckError, DeckTooSmallForAnyGame) as error:
+    except (DeckError, DeckTooSmallForAnyGame, ValueError) as error:
         print(f"soclover: {error}", file=sys.stderr)
         return 2
     if args.workers > 1 and is_sqlite(settings.database_url):

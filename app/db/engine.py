@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
@@ -52,9 +53,15 @@ def listen_dsn(url: str) -> str:
 
 def _plain(url: str) -> str:
     # Hosting providers hand out postgres:// URLs; SQLAlchemy wants postgresql://.
-    return (
-        "postgresql://" + url.removeprefix("postgres://") if url.startswith("postgres://") else url
-    )
+    if url.startswith("postgres://"):
+        url = "postgresql://" + url.removeprefix("postgres://")
+    try:
+        make_url(url)
+    except ArgumentError:
+        raise ValueError(
+            f"{url!r} is not a database URL (sqlite:///file or postgresql://...)"
+        ) from None
+    return url
 
 
 def is_sqlite(url: str) -> bool:
