@@ -328,3 +328,13 @@ def test_chat_refuses_control_characters_and_bidi_overrides_but_keeps_emoji():
         refused(room, 0, act.Say(bad, "t"), errors.BadText)
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467 hi"
     assert apply(room, 0, act.Say(family, "t")).chat[-1].text == family
+
+
+def test_an_absent_host_hands_over_between_games_but_not_during_one():
+    room = apply(lobby(4), None, act.Presence(frozenset({0, 1, 2, 3})))
+    room = apply(room, None, act.Presence(frozenset({2, 3})))
+    assert room.host == 2
+    room = apply(room, None, act.Presence(frozenset()))
+    assert room.host == 2  # nobody to hand over to
+    game = apply(apply(room, None, act.Presence(frozenset({0, 1, 2}))), 2, act.Start(3), deck=DECK)
+    assert apply(game, None, act.Presence(frozenset({0, 1}))).host == 2
