@@ -112,7 +112,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(live.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.get("/healthz", tags=["ops"])
+    @app.api_route("/healthz", methods=["GET", "HEAD"], tags=["ops"])
     async def healthz() -> dict[str, str]:
         """200 once the schema is up to date and the app serves."""
         return {"status": "ok" if app.state.ready else "starting"}

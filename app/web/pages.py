@@ -60,7 +60,7 @@ async def legends_by_count(service: RoomService, limit: int = 3) -> dict[int, li
 # --- home ----------------------------------------------------------------------
 
 
-@router.get("/", response_class=HTMLResponse)
+@router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
 async def home(request: Request, service: ServiceDep) -> HTMLResponse:
     return html(await _home(request, service))
 

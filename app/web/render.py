@@ -44,7 +44,7 @@ def facing(board: list[dict[str, Any]], leaf: int) -> list[str | None]:
 @lru_cache(maxsize=256)
 def qr_svg(url: str) -> Markup:
     """The invite link as an inline SVG QR code (no script, no request)."""
-    svg = segno.make(url, error="m").svg_inline(scale=4, border=2, dark="#111", light="#fff")
+    svg = segno.make(url, error="m").svg_inline(border=2, dark="#111", light="#fff", omitsize=True)
     return Markup(svg)
 
 
