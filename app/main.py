@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             RoomLocks(),
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
+            serialize_writes=is_sqlite(settings.database_url),
         )
         app.state.service = service
         await cluster.start(service.catch_up, service.followed)

@@ -7,7 +7,7 @@ storage format is written down in one place.
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import fields
 from typing import Any
 
 from app.rules import actions as act
@@ -27,10 +27,61 @@ Data = dict[str, Any]
 
 
 def room_to_data(room: Room) -> Data:
-    data = asdict(room)
-    if room.resolution is not None:
-        data["resolution"]["agreed"] = sorted(room.resolution.agreed)
-    return data
+    """Written out field by field: ``dataclasses.asdict`` deep-copies and is ~10x slower,
+    and this runs on every accepted action."""
+    res = room.resolution
+    return {
+        "code": room.code,
+        "players": [{"pid": p.pid, "name": p.name, "present": p.present} for p in room.players],
+        "host": room.host,
+        "decoys": room.decoys,
+        "phase": room.phase,
+        "seq": room.seq,
+        "next_pid": room.next_pid,
+        "first_spectator": room.first_spectator,
+        "clovers": [_clover_data(c) for c in room.clovers],
+        "resolution": None if res is None else _resolution_data(res),
+        "results": [
+            {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
+            for r in room.results
+        ],
+        "chat": [{"seat": c.seat, "text": c.text, "at": c.at, "name": c.name} for c in room.chat],
+    }
+
+
+def _card_data(card: Card) -> Data:
+    return {"id": card.id, "words": list(card.words)}
+
+
+def _clover_data(clover: Clover) -> Data:
+    return {
+        "owner": clover.owner,
+        "cards": [_card_data(c) for c in clover.cards],
+        "rotations": list(clover.rotations),
+        "decoys": [_card_data(c) for c in clover.decoys],
+        "pool_order": list(clover.pool_order),
+        "clues": list(clover.clues),
+        "warnings": list(clover.warnings),
+        "done": clover.done,
+    }
+
+
+def _resolution_data(res: Resolution) -> Data:
+    return {
+        "turn": res.turn,
+        "attempt": res.attempt,
+        "board": [
+            None
+            if slot is None
+            else {"card": slot.card, "rotation": slot.rotation, "locked": slot.locked}
+            for slot in res.board
+        ],
+        "agreed": sorted(res.agreed),
+        "checked": res.checked,
+        "rejected": [
+            {"spot": r.spot, "card": r.card, "rotation": r.rotation} for r in res.rejected
+        ],
+    }
 
 
 def room_from_data(data: Data) -> Room:

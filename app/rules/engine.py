@@ -372,19 +372,7 @@ def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Seque
     if seat is not None:
         raise errors.NotSystem()
     players = tuple(replace(p, present=s in action.present) for s, p in enumerate(room.players))
-    room = replace(room, players=players, host=_present_host(room.host, players, room.phase))
-    return _check_if_agreed(room)
-
-
-def _present_host(host: int, players: tuple[Player, ...], phase: str) -> int:
-    """Between games, a host who has left the table hands over to the next present seat.
-
-    Otherwise one lost phone would keep the whole table from starting a game.
-    """
-    if phase not in ("lobby", "finished") or not players or players[host].present:
-        return host
-    n = len(players)
-    return next((s for s in ((host + i) % n for i in range(1, n)) if players[s].present), host)
+    return _check_if_agreed(replace(room, players=players))
 
 
 # --- shared checks --------------------------------------------------------------------
@@ -396,7 +384,7 @@ def _need_phase(room: Room, phase: str) -> None:
 
 
 def _need_host(room: Room, seat: int) -> None:
-    if seat != room.host:
+    if seat != room.acting_host():
         raise errors.NotHost()
 
 

@@ -186,5 +186,18 @@ class Room:
         left = [(spectator + step) % n for step in range(1, n)]
         return next((s for s in left if self.players[s].present), left[0])
 
+    def acting_host(self) -> int:
+        """Who may use the host's controls now: the host, or while the host is away,
+        the next present player to their left.
+
+        The host keeps the title and gets the controls back on return; meanwhile
+        one phone left in a pocket does not keep the table from starting.
+        """
+        n = len(self.players)
+        if n == 0 or self.players[self.host].present:
+            return self.host
+        left = ((self.host + step) % n for step in range(1, n))
+        return next((s for s in left if self.players[s].present), self.host)
+
     def total(self) -> int:
         return sum(r.score for r in self.results)

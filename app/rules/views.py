@@ -35,12 +35,12 @@ def view(room: Room, seat: int | None) -> View:
         "phase": room.phase,
         "seq": room.seq,
         "decoys": room.decoys,
-        "you": None if seat is None else {"seat": seat, "host": seat == room.host},
+        "you": None if seat is None else {"seat": seat, "host": seat == room.acting_host()},
         "players": [
             {
                 "seat": s,
                 "name": p.name,
-                "host": s == room.host,
+                "host": s == room.acting_host(),
                 "present": p.present,
                 "done": room.phase == "clues" and room.clovers[s].done,
             }

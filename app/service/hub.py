@@ -28,6 +28,10 @@ class Change:
     seq: int
     room: Room
     action: dict[str, Any] | None
+    rendered: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
+    """What streams built from this change, by (kind, seat): every stream of a
+    seat sends the same bytes, so a room's change is rendered once per seat
+    rather than once per open connection."""
 
 
 @dataclass(eq=False)

@@ -10,8 +10,11 @@ on disk; a refused one changed nothing.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -79,6 +82,7 @@ class RoomService:
         presence: PresenceTracker,
         cluster: Cluster | None = None,
         clock: Clock = utcnow,
+        serialize_writes: bool = False,
     ) -> None:
         self.sessions = sessions
         self.cluster: Cluster = cluster or LocalCluster({})
@@ -91,6 +95,23 @@ class RoomService:
         self._best: dict[str, dict[str, Any] | None] = {}
         self._record: dict[str, bool] = {}
         self._seats: dict[str, Seat] = {}
+        # SQLite has one writer at a time. Left to itself, a second BEGIN IMMEDIATE
+        # waits in SQLite's busy handler, which sleeps and polls (up to 100 ms a
+        # nap): under load, actions of different rooms stall each other for tens
+        # to hundreds of ms with the CPU idle. Queueing writers on an asyncio lock
+        # in this (the only) process hands the database over the moment the
+        # previous commit ends. PostgreSQL locks rows, so it needs none of this.
+        self._write_gate: asyncio.Lock | None = asyncio.Lock() if serialize_writes else None
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncSession]:
+        """A write transaction (one at a time on SQLite: see ``_write_gate``)."""
+        async with (
+            self._write_gate or contextlib.nullcontext(),
+            self.sessions() as session,
+            session.begin(),
+        ):
+            yield session
 
     # --- creating and joining -------------------------------------------------
 
@@ -101,7 +122,7 @@ class RoomService:
             room = new_room(new_room_code(), name, decoys)
             now = self.clock()
             try:
-                async with self.sessions() as session, session.begin():
+                async with self._writing() as session:
                     session.add(_room_row(room, now))
                     await session.flush()
                     session.add(
@@ -175,7 +196,7 @@ class RoomService:
     ) -> Room:
         """Apply one action to one room, persist it, then notify. See the module docstring."""
         async with self.locks.hold(code):
-            async with self.sessions() as session, session.begin():
+            async with self._writing() as session:
                 room = await self._load_for_update(session, code)
                 if expect_seq is not None and expect_seq != room.seq:
                     raise StaleAction()
@@ -527,7 +548,7 @@ class RoomService:
     async def expire(self, older_than: timedelta) -> int:
         """Delete rooms idle for longer than ``older_than``; their legends stay."""
         cutoff = self.clock() - older_than
-        async with self.sessions() as session, session.begin():
+        async with self._writing() as session:
             codes = (
                 (await session.execute(select(RoomRow.code).where(RoomRow.updated_at < cutoff)))
                 .scalars()

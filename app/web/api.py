@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi.responses import JSONResponse
 
 from app.service.codes import normalize_code
 from app.service.errors import RateLimited
@@ -68,13 +69,14 @@ async def join_room(
     return SeatOut(code=room.code, token=token, seat=seat)
 
 
-@router.get("/rooms/{code}", responses=ROOM_ERRORS)
-async def get_room(code: CodeDep, seat: OptionalSeat, service: ServiceDep) -> dict:
+@router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=dict[str, Any])
+async def get_room(code: CodeDep, seat: OptionalSeat, service: ServiceDep) -> JSONResponse:
     """The room as the caller's seat may see it; without a seat, the public view."""
     room = await service.load(code)
     if seat is not None:
         service.presence.touch(code, seat.pid)
-    return await service.room_view(room, _seat_index(room, seat))
+    # The view is plain JSON data already: no need for FastAPI's generic encoder.
+    return JSONResponse(await service.room_view(room, _seat_index(room, seat)))
 
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)

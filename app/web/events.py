@@ -53,20 +53,25 @@ def _last_event_id(request: Request) -> int | None:
 
 async def _events(
     service: RoomService, code: str, seat: Seat | None, last: int | None
-) -> AsyncIterator[ServerSentEvent]:
+) -> AsyncIterator[bytes]:
     async for change in service.follow(code, None if seat is None else seat.pid, last):
         yield await _event(service, seat, change)
 
 
-async def _event(service: RoomService, seat: Seat | None, change: Change) -> ServerSentEvent:
+async def _event(service: RoomService, seat: Seat | None, change: Change) -> bytes:
+    """The encoded event; built once per (change, seat) and shared by that seat's streams."""
     index = None if seat is None else change.room.seat_of(seat.pid)
-    data: dict[str, Any] = {
-        "seq": change.seq,
-        "action": change.action,
-        "state": await service.room_view(change.room, index),
-    }
-    return ServerSentEvent(
-        data=json.dumps(data, separators=(",", ":"), ensure_ascii=False),
-        event="state",
-        id=str(change.seq),
-    )
+    key = ("json", index)
+    encoded = change.rendered.get(key)
+    if encoded is None:
+        data: dict[str, Any] = {
+            "seq": change.seq,
+            "action": change.action,
+            "state": await service.room_view(change.room, index),
+        }
+        encoded = change.rendered[key] = ServerSentEvent(
+            data=json.dumps(data, separators=(",", ":"), ensure_ascii=False),
+            event="state",
+            id=str(change.seq),
+        ).encode()
+    return encoded

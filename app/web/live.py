@@ -20,7 +20,7 @@ from app.service.rooms import RoomService, Seat
 from app.web import render
 from app.web.deps import CodeDep, OptionalSeat, ServiceDep
 from app.web.events import STREAM_HEADERS
-from app.web.pages import region_context
+from app.web.pages import region_context, site
 
 router = APIRouter(include_in_schema=False)
 
@@ -42,12 +42,26 @@ async def _regions(
 ) -> AsyncIterator[ServerSentEvent]:
     sent: dict[str, str] = {}
     async for change in service.follow(code, None if seat is None else seat.pid):
-        context = await _context(service, seat, change, request)
-        for name in render.REGIONS:
-            content = render.region(name, context)
+        regions = await _regions_of(service, seat, change, request)
+        for name, content in regions.items():
             if sent.get(name) != content:
                 sent[name] = content
                 yield ServerSentEvent(data=content, event=name, id=str(change.seq))
+
+
+async def _regions_of(
+    service: RoomService, seat: Seat | None, change: Change, request: Request
+) -> dict[str, str]:
+    """Every region's HTML for this seat, rendered once per change and shared by
+    every stream of that seat (and site address, which the invite link shows)."""
+    index = None if seat is None else change.room.seat_of(seat.pid)
+    key = ("html", index, site(request))
+    regions = change.rendered.get(key)
+    if regions is None:
+        context = await _context(service, seat, change, request)
+        regions = {name: render.region(name, context) for name in render.REGIONS}
+        change.rendered[key] = regions
+    return regions
 
 
 async def _context(

@@ -173,8 +173,10 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
         button(p, "Agree").click()
     for p in everyone:
         p.page.locator(".attempt .tag.last", has_text="Try 2 of 2").wait_for()
-    pool = guessers[0].state()["resolution"]["pool"]
-    first_word = next(c["words"][0] for c in pool if c["card"] == wrong["card"])
+    after_first = guessers[0].state()["resolution"]
+    words = next(c["words"] for c in after_first["pool"] if c["card"] == wrong["card"])
+    (tried_rotation,) = [r["rotation"] for r in after_first["rejected"]]
+    top_word = words[(0 - tried_rotation) % 4]  # the word the tried card showed on top
     for p in everyone:
         page = p.page
         locked = page.locator(".board .spot.locked")
@@ -186,7 +188,7 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
             assert spot.locator(".lock").inner_text() == "🔒"
             assert spot.locator(f'.card[data-card="{s["card"]}"]').is_disabled()
         tried = page.locator(f".board .spot-{wrong['spot']} .tried")
-        assert f"{first_word} ✗" in tried.inner_text()
+        assert f"{top_word} on top ✗" in tried.inner_text()
         assert page.locator(f".board .spot-{wrong['spot']} .place").count() == 1
         assert page.locator(f'.pool .card[data-card="{wrong["card"]}"]').count() == 1
     place(guessers[1], wrong["card"], wrong["spot"], wrong["rotation"])

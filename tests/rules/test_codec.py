@@ -52,3 +52,15 @@ def test_rooms_at_every_phase_roundtrip():
 )
 def test_actions_roundtrip(action):
     assert action_from_data(json.loads(json.dumps(action_to_data(action)))) == action
+
+
+def test_the_storage_format_is_every_field_of_the_state():
+    """The hand-written encoder misses no field the dataclasses have."""
+    from dataclasses import asdict
+
+    room = resolving(4)
+    seat = room.lock_holder()
+    room = apply(lay(room, seat, truth(room)[:2]), seat, act.Say("hi", "t"))
+    expected = asdict(room)
+    expected["resolution"]["agreed"] = sorted(room.resolution.agreed)
+    assert json.loads(json.dumps(room_to_data(room))) == json.loads(json.dumps(expected))

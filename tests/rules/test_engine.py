@@ -5,6 +5,7 @@ import pytest
 from app.rules import actions as act
 from app.rules import errors
 from app.rules.engine import apply, new_room
+from app.rules.views import view
 
 from .support import CLUES, DECK, guessers, lay, lobby, resolving, started, truth
 
@@ -330,11 +331,15 @@ def test_chat_refuses_control_characters_and_bidi_overrides_but_keeps_emoji():
     assert apply(room, 0, act.Say(family, "t")).chat[-1].text == family
 
 
-def test_an_absent_host_hands_over_between_games_but_not_during_one():
+def test_while_the_host_is_away_the_next_present_player_has_the_host_controls():
     room = apply(lobby(4), None, act.Presence(frozenset({0, 1, 2, 3})))
-    room = apply(room, None, act.Presence(frozenset({2, 3})))
-    assert room.host == 2
-    room = apply(room, None, act.Presence(frozenset()))
-    assert room.host == 2  # nobody to hand over to
-    game = apply(apply(room, None, act.Presence(frozenset({0, 1, 2}))), 2, act.Start(3), deck=DECK)
-    assert apply(game, None, act.Presence(frozenset({0, 1}))).host == 2
+    away = apply(room, None, act.Presence(frozenset({2, 3})))
+    assert away.host == 0 and away.acting_host() == 2
+    refused(away, 0, act.Settings(2), errors.NotHost)  # (the server marks an actor present)
+    assert apply(away, 2, act.Settings(3)).decoys == 3
+    assert view(away, 2)["you"]["host"] and not view(away, 0)["players"][0]["host"]
+    back = apply(away, None, act.Presence(frozenset({0, 2})))
+    assert back.acting_host() == 0
+    refused(back, 2, act.Settings(2), errors.NotHost)
+    nobody = apply(room, None, act.Presence(frozenset()))
+    assert nobody.acting_host() == 0

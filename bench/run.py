@@ -1,0 +1,536 @@
+"""How fast and how big: the benchmark of issue 6. ``.venv/bin/python -m bench``.
+
+For each configuration (one process on SQLite; PostgreSQL with 1 and 2
+workers; the bare Starlette baseline of ``bench/baseline.py``) it starts the
+server as users do, opens R rooms of 4-6 players each holding a live SSE
+stream, and steps the total action rate up on a fixed (open-loop) schedule.
+Per step: p50/p95/p99 of the time from sending an action to the moment every
+client of its room has that action's event, server CPU and memory (psutil),
+and the load generators' own CPU. Results: a table on stdout,
+``bench/results/latest.json`` and, when matplotlib is installed, a plot.
+
+``--smoke``: a few rooms, a few seconds, SQLite only; non-zero exit if
+anything breaks (errors, missing events). For CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import multiprocessing as mp
+import os
+import platform
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from bench import loadgen
+
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS = ROOT / "bench" / "results"
+BIN = Path(sys.executable).parent
+P99_LIMIT_MS = 50.0
+POSTGRES = os.environ.get("SOCLOVER_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+DEFAULT_RATES = [50, 100, 200, 300, 400, 500, 600, 800, 1000, 1300, 1600, 2000]
+
+
+# --- servers ------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A server process started the way users start it, and its measurements."""
+
+    def __init__(self, name: str, command: list[str], env: dict[str, str], workdir: Path) -> None:
+        self.name = name
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.log = workdir / f"{name}.log"
+        with self.log.open("wb") as log:
+            self.proc = subprocess.Popen(
+                [*command, "--port", str(self.port)],
+                env={**os.environ, **env},
+                cwd=workdir,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        self.ps = psutil.Process(self.proc.pid)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{name} exited: {self.log.read_text()[-2000:]}")
+            with (
+                contextlib.suppress(OSError),
+                urllib.request.urlopen(self.base + "/healthz", timeout=2) as r,
+            ):
+                if json.loads(r.read()).get("status") == "ok":
+                    time.sleep(0.5)  # let every worker finish starting
+                    return
+            time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"{name} did not become healthy: {self.log.read_text()[-2000:]}")
+
+    def processes(self) -> list[psutil.Process]:
+        with contextlib.suppress(psutil.Error):
+            return [self.ps, *self.ps.children(recursive=True)]
+        return []
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for p in self.processes():
+            with contextlib.suppress(psutil.Error):
+                t = p.cpu_times()
+                total += t.user + t.system
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for p in self.processes():
+            with contextlib.suppress(psutil.Error):
+                total += p.memory_info().rss
+        return total
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait(5)
+
+
+@contextlib.contextmanager
+def postgres_database(url: str):  # type: ignore[no-untyped-def]
+    import psycopg
+
+    name = f"soclover_bench_{os.getpid()}_{random.randrange(10**6)}"
+    with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
+        conn.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield f"{url}/{name}"
+    finally:
+        with psycopg.connect(f"{url}/postgres", autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def app_server(name: str, database_url: str, workers: int, workdir: Path) -> Server:
+    env = {
+        "SOCLOVER_DATABASE_URL": database_url,
+        "SOCLOVER_LOG_LEVEL": "warning",
+        # the bench creates every room from one address
+        "SOCLOVER_CREATE_RATE_PER_MINUTE": "1000000",
+        "SOCLOVER_JOIN_RATE_PER_MINUTE": "1000000",
+    }
+    command = [str(BIN / "soclover")]
+    if workers > 1:
+        command += ["--workers", str(workers)]
+    return Server(name, command, env, workdir)
+
+
+def baseline_server(workdir: Path) -> Server:
+    command = [str(BIN / "python"), "-m", "uvicorn", "bench.baseline:app", "--log-level", "warning"]
+    return Server("baseline", command, {"PYTHONPATH": str(ROOT)}, workdir)
+
+
+# --- load generators ----------------------------------------------------------------
+
+
+class Generators:
+    def __init__(self, count: int, base: str, mode: str, seed: int) -> None:
+        ctx = mp.get_context("spawn")
+        self.pipes = []
+        self.procs = []
+        for i in range(count):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=loadgen.main, args=(child, base, mode, seed + i), daemon=True)
+            proc.start()
+            self.pipes.append(parent)
+            self.procs.append(proc)
+
+    def ask(self, command: str, args: list[dict[str, Any]], timeout: float) -> list[dict[str, Any]]:
+        for pipe, a in zip(self.pipes, args, strict=True):
+            pipe.send((command, a))
+        answers = []
+        for pipe in self.pipes:
+            if not pipe.poll(timeout):
+                raise RuntimeError(f"load generator did not answer {command} in {timeout} s")
+            answer = pipe.recv()
+            if "error" in answer:
+                raise RuntimeError(f"load generator {command}: {answer['error']}")
+            answers.append(answer)
+        return answers
+
+    def close(self) -> None:
+        for pipe in self.pipes:
+            with contextlib.suppress(Exception):
+                pipe.send(("close", {}))
+        for proc in self.procs:
+            proc.join(10)
+            if proc.is_alive():
+                proc.kill()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    values = sorted(values)
+    return values[min(len(values) - 1, round(q * (len(values) - 1)))]
+
+
+def measure(
+    server: Server,
+    mode: str,
+    rooms: int,
+    rates: list[float],
+    duration: float,
+    generators: int,
+    seed: int,
+    say: Any,
+) -> dict[str, Any]:
+    rng = random.Random(seed)
+    sizes = [rng.randint(4, 6) for _ in range(rooms)]
+    result: dict[str, Any] = {"name": server.name, "rooms": rooms, "steps": []}
+    gens = Generators(generators, server.base, mode, seed)
+    try:
+        share = [sizes[i::generators] for i in range(generators)]
+        t = time.perf_counter()
+        setup = gens.ask("setup", [{"sizes": s} for s in share], timeout=1800)
+        result["setup_seconds"] = round(time.perf_counter() - t, 1)
+        say(f"  {rooms} rooms ready in {result['setup_seconds']} s")
+        time.sleep(3)
+        rss_before = server.rss()
+        opened = gens.ask("open", [{"timeout": 60}] * generators, timeout=600)
+        clients = sum(o["clients"] for o in opened)
+        result["clients"] = clients
+        result["streams_open"] = sum(o["opened"] for o in opened)
+        failures = [f for o in opened for f in o["failures"]]
+        if failures:
+            result["stream_failures"] = failures
+        time.sleep(5)
+        rss_after = server.rss()
+        result["rss_before_streams_mb"] = round(rss_before / 2**20, 1)
+        result["rss_idle_streams_mb"] = round(rss_after / 2**20, 1)
+        result["kb_per_idle_client"] = round((rss_after - rss_before) / 1024 / max(1, clients), 1)
+        say(
+            f"  {result['streams_open']}/{clients} streams open; "
+            f"{result['kb_per_idle_client']} KB server RSS per idle client"
+        )
+        del setup
+        sustained = 0.0
+        for rate in rates:
+            cpu0, t0 = server.cpu_seconds(), time.perf_counter()
+            answers = gens.ask(
+                "run",
+                [
+                    {"rate": rate / generators, "duration": duration, "offset": i / generators}
+                    for i in range(generators)
+                ],
+                timeout=duration + 120,
+            )
+            wall = time.perf_counter() - t0
+            server_cpu = (server.cpu_seconds() - cpu0) / wall * 100
+            lat = [x for a in answers for x in a["latencies_ms"]]
+            ok = sum(a["ok"] for a in answers)
+            step = {
+                "rate": rate,
+                "achieved": round(ok / max(a["wall"] for a in answers), 1),
+                "sent": sum(a["sent"] for a in answers),
+                "ok": ok,
+                "refused": sum(a["refused"] for a in answers),
+                "errors": sum(a["errors"] for a in answers),
+                "missing": sum(a["missing"] for a in answers),
+                "p50_ms": round(percentile(lat, 0.50), 1),
+                "p95_ms": round(percentile(lat, 0.95), 1),
+                "p99_ms": round(percentile(lat, 0.99), 1),
+                "max_ms": round(max(lat), 1) if lat else None,
+                "server_cpu_pct": round(server_cpu, 1),
+                "server_rss_mb": round(server.rss() / 2**20, 1),
+                "loadgen_cpu_pct": round(sum(a["cpu_seconds"] for a in answers) / wall * 100, 1),
+                "loadgen_lag_p99_ms": round(max(a["lag_p99_ms"] for a in answers), 1),
+                "streams_failed": sum(a["streams_failed"] for a in answers),
+                "kinds": _sum_dicts(a["kinds"] for a in answers),
+            }
+            samples = [s for a in answers for s in a["errors_sample"] + a["refusal_samples"]]
+            if samples:
+                step["samples"] = samples[:5]
+            result["steps"].append(step)
+            say(
+                f"  {rate:>6.0f}/s: achieved {step['achieved']:>7.1f}/s  "
+                f"p50 {step['p50_ms']:>6.1f}  p95 {step['p95_ms']:>6.1f}  "
+                f"p99 {step['p99_ms']:>7.1f} ms  server CPU {step['server_cpu_pct']:>5.1f}%  "
+                f"RSS {step['server_rss_mb']:>6.1f} MB  "
+                f"loadgen CPU {step['loadgen_cpu_pct']:>5.1f}%"
+                f"  refused {step['refused']} errors {step['errors']} missing {step['missing']}"
+            )
+            held = (
+                step["p99_ms"] <= P99_LIMIT_MS
+                and step["errors"] == 0
+                and step["missing"] == 0
+                and step["achieved"] >= 0.9 * rate
+            )
+            if not held:
+                break
+            sustained = rate
+        result["sustained_rate"] = sustained
+    finally:
+        gens.close()
+    return result
+
+
+def _sum_dicts(dicts: Any) -> dict[str, int]:
+    total: dict[str, int] = {}
+    for d in dicts:
+        for k, v in d.items():
+            total[k] = total.get(k, 0) + v
+    return total
+
+
+# --- report ----------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    model = platform.processor()
+    with contextlib.suppress(OSError):
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    return {
+        "cpus": os.cpu_count(),
+        "cpu_model": model,
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+    }
+
+
+def step_at(config: dict[str, Any], rate: float) -> dict[str, Any] | None:
+    return next((s for s in config["steps"] if s["rate"] == rate), None)
+
+
+def compare(results: dict[str, Any]) -> dict[str, Any]:
+    configs = {c["name"]: c for c in results["configs"]}
+    base = configs.get("baseline")
+    ratios: dict[str, Any] = {}
+    for name, c in configs.items():
+        if name == "baseline" or base is None:
+            continue
+        r: dict[str, Any] = {}
+        if base["sustained_rate"]:
+            r["throughput"] = round(c["sustained_rate"] / base["sustained_rate"], 2)
+        common = [
+            s["rate"]
+            for s in c["steps"]
+            if s["p99_ms"] <= P99_LIMIT_MS and step_at(base, s["rate"]) is not None
+        ]
+        if common:
+            rate = max(common)
+            ours, theirs = step_at(c, rate), step_at(base, rate)
+            assert ours is not None and theirs is not None
+            r["at_rate"] = rate
+            for q in ("p50_ms", "p99_ms"):
+                if theirs[q]:
+                    r[q.replace("_ms", "_latency")] = round(ours[q] / theirs[q], 2)
+        ratios[name] = r
+    return ratios
+
+
+def targets(results: dict[str, Any]) -> dict[str, Any]:
+    configs = {c["name"]: c for c in results["configs"]}
+    out: dict[str, Any] = {}
+    sqlite = configs.get("sqlite")
+    if sqlite:
+        out["1000 rooms / 5000 clients connected"] = {
+            "measured": f"{sqlite['rooms']} rooms / {sqlite['streams_open']} streams",
+            "holds": sqlite["rooms"] >= 1000 and sqlite["streams_open"] >= 5000,
+        }
+        out["200 actions/s with p99 < 50 ms"] = {
+            "measured": f"{sqlite['sustained_rate']} actions/s",
+            "holds": sqlite["sustained_rate"] >= 200,
+        }
+        out["<= 30 KB per idle client"] = {
+            "measured": f"{sqlite['kb_per_idle_client']} KB",
+            "holds": sqlite["kb_per_idle_client"] <= 30,
+        }
+        ratio = results["ratios"].get("sqlite", {}).get("throughput")
+        if ratio is not None:
+            out[">= 50% of baseline throughput"] = {"measured": ratio, "holds": ratio >= 0.5}
+    pg1, pg2 = configs.get("postgres-1"), configs.get("postgres-2")
+    if pg1 and pg2 and pg1["sustained_rate"]:
+        scale = round(pg2["sustained_rate"] / pg1["sustained_rate"], 2)
+        out["postgres 2 workers >= 1.6x 1 worker"] = {"measured": scale, "holds": scale >= 1.6}
+    return out
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = [
+        f"machine: {results['machine']['cpus']} CPUs ({results['machine']['cpu_model']}), "
+        f"{results['machine']['memory_gb']} GB; one host for server, database and load",
+        "",
+        "ratios to the baseline (bare Starlette SSE fan-out, same load):",
+    ]
+    for name, r in results["ratios"].items():
+        lines.append(f"  {name:<12} {json.dumps(r)}")
+    lines += [
+        "",
+        f"{'config':<12} {'rooms':>5} {'clients':>7} {'KB/idle':>7} "
+        f"{'sustained/s':>11}   at that rate: {'p50':>6} {'p95':>6} {'p99':>6} ms "
+        f"{'srv CPU%':>8} {'srv MB':>7} {'gen CPU%':>8}",
+    ]
+    for c in results["configs"]:
+        s = step_at(c, c["sustained_rate"]) or (c["steps"][0] if c["steps"] else {})
+        lines.append(
+            f"{c['name']:<12} {c['rooms']:>5} {c['streams_open']:>7} "
+            f"{c['kb_per_idle_client']:>7} {c['sustained_rate']:>11}   "
+            f"{'':>13} {s.get('p50_ms', 0):>6} {s.get('p95_ms', 0):>6} {s.get('p99_ms', 0):>6}    "
+            f"{s.get('server_cpu_pct', 0):>8} {s.get('server_rss_mb', 0):>7} "
+            f"{s.get('loadgen_cpu_pct', 0):>8}"
+        )
+    lines += ["", "targets:"]
+    for name, t in results["targets"].items():
+        lines.append(f"  [{'x' if t['holds'] else ' '}] {name}: {t['measured']}")
+    return "\n".join(lines)
+
+
+def plot(results: dict[str, Any], path: Path) -> bool:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for c in results["configs"]:
+        xs = [s["achieved"] for s in c["steps"]]
+        ax.plot(xs, [s["p99_ms"] for s in c["steps"]], marker="o", label=c["name"])
+    ax.axhline(P99_LIMIT_MS, color="grey", linestyle="--", linewidth=1)
+    ax.set_xlabel("actions/s (achieved)")
+    ax.set_ylabel("p99 action-to-every-client (ms)")
+    ax.set_yscale("log")
+    ax.legend()
+    ax.grid(True, alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    return True
+
+
+# --- main -----------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.split("\n")[0])
+    parser.add_argument("--smoke", action="store_true", help="a few rooms, seconds, SQLite only")
+    parser.add_argument("--rooms", type=int, default=1000)
+    parser.add_argument("--duration", type=float, default=10.0, help="seconds per rate step")
+    parser.add_argument("--rates", type=str, default=",".join(map(str, DEFAULT_RATES)))
+    parser.add_argument("--generators", type=int, default=2, help="load generator processes")
+    parser.add_argument(
+        "--configs",
+        default="sqlite,postgres-1,postgres-2,baseline",
+        help="comma-separated subset of sqlite,postgres-1,postgres-2,baseline",
+    )
+    parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
+    parser.add_argument("--seed", type=int, default=6)
+    args = parser.parse_args(argv)
+    if args.smoke:
+        args.rooms, args.duration, args.rates = 4, 3.0, "10,20"
+        args.configs, args.generators = "sqlite,baseline", 1
+    rates = [float(r) for r in args.rates.split(",")]
+    names = [n.strip() for n in args.configs.split(",") if n.strip()]
+
+    def say(message: str) -> None:
+        print(message, flush=True)
+
+    results: dict[str, Any] = {
+        "machine": machine(),
+        "settings": {
+            "rooms": args.rooms,
+            "duration_s": args.duration,
+            "rates": rates,
+            "generators": args.generators,
+            "p99_limit_ms": P99_LIMIT_MS,
+            "mix": dict(loadgen.MIX),
+            "smoke": args.smoke,
+        },
+        "configs": [],
+    }
+    workdir = Path(tempfile.mkdtemp(prefix="soclover-bench-"))
+    problems: list[str] = []
+    try:
+        for name in names:
+            say(f"{name}:")
+            with contextlib.ExitStack() as stack:
+                if name == "sqlite":
+                    server = app_server(name, f"sqlite:///{workdir}/bench.sqlite3", 1, workdir)
+                elif name.startswith("postgres-"):
+                    url = stack.enter_context(postgres_database(POSTGRES))
+                    server = app_server(name, url, int(name.split("-")[1]), workdir)
+                elif name == "baseline":
+                    server = baseline_server(workdir)
+                else:
+                    raise SystemExit(f"unknown config {name}")
+                stack.callback(server.stop)
+                mode = "baseline" if name == "baseline" else "app"
+                config = measure(
+                    server, mode, args.rooms, rates, args.duration, args.generators, args.seed, say
+                )
+                results["configs"].append(config)
+                problems += check(config)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    results["ratios"] = compare(results)
+    results["targets"] = targets(results)
+    results["problems"] = problems
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    args.out.write_text(json.dumps(results, indent=2) + "\n")
+    say("")
+    say(table(results))
+    if plot(results, args.out.with_suffix(".png")):
+        say(f"\nplot: {args.out.with_suffix('.png')}")
+    say(f"results: {args.out}")
+    for p in problems:
+        say(f"PROBLEM: {p}")
+    return 1 if problems else 0
+
+
+def check(config: dict[str, Any]) -> list[str]:
+    """What counts as broken (the smoke test's verdict): not merely slow."""
+    problems = []
+    name = config["name"]
+    if config["streams_open"] < config["clients"]:
+        problems.append(f"{name}: {config['clients'] - config['streams_open']} streams failed")
+    for s in config["steps"][:1]:  # later steps may fail by overload, that is the measurement
+        if s["ok"] == 0:
+            problems.append(f"{name}: no action succeeded at {s['rate']}/s")
+        if s["errors"]:
+            problems.append(f"{name}: {s['errors']} errors at {s['rate']}/s: {s.get('samples')}")
+        if s["missing"]:
+            problems.append(f"{name}: {s['missing']} actions never reached every client")
+        if s["refused"] > 0.2 * max(1, s["sent"]):
+            problems.append(f"{name}: {s['refused']} of {s['sent']} refused: {s.get('samples')}")
+    return problems
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
