@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -17,6 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app.config import Settings, get_settings
 from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
+from app.db.writer import SqliteWriter
 from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service.cluster import Cluster, LocalCluster, PostgresCluster
@@ -45,6 +47,21 @@ def load_configured_deck(settings: Settings) -> Deck:
     return deck
 
 
+def calm_garbage_collector() -> None:
+    """Keep Python's cyclic collector from stalling live streams.
+
+    With thousands of open streams the full collections walk every object the
+    server holds, and they came often enough to freeze the event loop for
+    hundreds of ms: measured with bench/, p95 went from 8 ms to 380 ms between
+    100 and 150 actions/s with the CPU half idle. Everything loaded at start is
+    frozen out of the collector's sight, and collections are made rarer; the
+    game's own objects are freed by reference counting anyway (no cycles).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
 
@@ -57,6 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "join": settings.join_rate_per_minute,
             "create": settings.create_rate_per_minute,
         }
+        writer = SqliteWriter(settings.database_url) if is_sqlite(settings.database_url) else None
         cluster: Cluster = (
             LocalCluster(limits)
             if is_sqlite(settings.database_url)
@@ -69,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             RoomLocks(),
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
-            serialize_writes=is_sqlite(settings.database_url),
+            writer=writer,
         )
         app.state.service = service
         await cluster.start(service.catch_up, service.followed)
@@ -82,6 +100,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             ),
         ]
+        calm_garbage_collector()
         app.state.ready = True
         try:
             yield
@@ -93,6 +112,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await cluster.stop()
+            if writer is not None:
+                writer.close()
             await engine.dispose()
 
     app = FastAPI(

@@ -52,7 +52,9 @@ class ActionRow(SQLModel, table=True):
     seat: int | None = None
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     at: datetime
-    state: dict[str, Any] | None = Field(default=None, sa_column=Column(JSON, nullable=True))
+    state: dict[str, Any] | None = Field(
+        default=None, sa_column=Column(JSON(none_as_null=True), nullable=True)
+    )
     """The room after this action, kept for the actions that begin a game: replaying a
     room's changes starts from there and does not depend on the deck of the day."""
 

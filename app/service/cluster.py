@@ -167,20 +167,30 @@ class PostgresCluster:
     # --- rate limits --------------------------------------------------------------------
 
     async def allow(self, kind: str, key: str) -> bool:
-        window = int(time.time() // 60)
+        """A sliding-window count: this minute's requests plus the share of last
+        minute's that still falls within the last 60 s (no free burst at :00)."""
+        now = time.time()
+        window = int(now // 60)
+        key = f"{kind}:{key}"[:80]
         async with self.sessions() as session, session.begin():
             statement = (
                 pg_insert(RateRow)
-                .values(key=f"{kind}:{key}"[:80], window=window, count=1)
+                .values(key=key, window=window, count=1)
                 .on_conflict_do_update(
                     index_elements=["key", "window"], set_={"count": RateRow.count + 1}
                 )
                 .returning(RateRow.count)
             )
             count = (await session.execute(statement)).scalar_one()
+            previous = (
+                await session.execute(
+                    select(RateRow.count).where(RateRow.key == key, RateRow.window == window - 1)
+                )
+            ).scalar_one_or_none() or 0
             if count == 1 and window % 10 == 0:
                 await session.execute(delete(RateRow).where(RateRow.window < window - 1))
-        return count <= self.limits[kind]
+        weight = 1 - (now % 60) / 60
+        return count + previous * weight <= self.limits[kind]
 
     # --- presence ---------------------------------------------------------------------------
 

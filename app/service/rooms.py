@@ -10,11 +10,8 @@ on disk; a refused one changed nothing.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,9 +19,12 @@ from typing import Any
 from sqlalchemy import delete, desc, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
+from sqlalchemy.orm import Session
+from sqlmodel import SQLModel
 from sqlmodel.ext.asyncio.session import AsyncSession
 
 from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
+from app.db.writer import SqliteWriter
 from app.rules import actions as act
 from app.rules.codec import (
     ACTION_NAMES,
@@ -53,7 +53,8 @@ CHECKPOINTS = (act.Start,)
 Clock = Callable[[], datetime]
 ActionFor = Callable[[Room], act.Action | None]
 """Builds the action from the room as it is under the lock; ``None``: nothing to do."""
-AlsoSave = Callable[[AsyncSession, Room], Awaitable[None]]
+AlsoSave = Callable[[Room], list[SQLModel]]
+"""More rows to write with the action, given the new room (a newcomer's seat)."""
 
 
 def utcnow() -> datetime:
@@ -82,7 +83,7 @@ class RoomService:
         presence: PresenceTracker,
         cluster: Cluster | None = None,
         clock: Clock = utcnow,
-        serialize_writes: bool = False,
+        writer: SqliteWriter | None = None,
     ) -> None:
         self.sessions = sessions
         self.cluster: Cluster = cluster or LocalCluster({})
@@ -95,23 +96,8 @@ class RoomService:
         self._best: dict[str, dict[str, Any] | None] = {}
         self._record: dict[str, bool] = {}
         self._seats: dict[str, Seat] = {}
-        # SQLite has one writer at a time. Left to itself, a second BEGIN IMMEDIATE
-        # waits in SQLite's busy handler, which sleeps and polls (up to 100 ms a
-        # nap): under load, actions of different rooms stall each other for tens
-        # to hundreds of ms with the CPU idle. Queueing writers on an asyncio lock
-        # in this (the only) process hands the database over the moment the
-        # previous commit ends. PostgreSQL locks rows, so it needs none of this.
-        self._write_gate: asyncio.Lock | None = asyncio.Lock() if serialize_writes else None
-
-    @asynccontextmanager
-    async def _writing(self) -> AsyncIterator[AsyncSession]:
-        """A write transaction (one at a time on SQLite: see ``_write_gate``)."""
-        async with (
-            self._write_gate or contextlib.nullcontext(),
-            self.sessions() as session,
-            session.begin(),
-        ):
-            yield session
+        self.writer = writer
+        """SQLite in one process: every write goes through its one writer thread."""
 
     # --- creating and joining -------------------------------------------------
 
@@ -121,26 +107,19 @@ class RoomService:
         for _ in range(20):
             room = new_room(new_room_code(), name, decoys)
             now = self.clock()
+            rows = [
+                _room_row(room, now),
+                ActionRow(
+                    room=room.code,
+                    seq=0,
+                    seat=None,
+                    action={"type": "create", "name": room.players[0].name, "decoys": decoys},
+                    at=now,
+                ),
+                SeatRow(token_hash=hash_token(token), room=room.code, pid=0, created_at=now),
+            ]
             try:
-                async with self._writing() as session:
-                    session.add(_room_row(room, now))
-                    await session.flush()
-                    session.add(
-                        ActionRow(
-                            room=room.code,
-                            seq=0,
-                            seat=None,
-                            action={
-                                "type": "create",
-                                "name": room.players[0].name,
-                                "decoys": decoys,
-                            },
-                            at=now,
-                        )
-                    )
-                    session.add(
-                        SeatRow(token_hash=hash_token(token), room=room.code, pid=0, created_at=now)
-                    )
+                await self._insert(rows)
             except IntegrityError:
                 continue  # that code is taken: draw another
             self._rooms[room.code] = room
@@ -154,17 +133,17 @@ class RoomService:
         token = new_token()
         token_hash = hash_token(token)
 
-        async def save_seat(session: AsyncSession, room: Room) -> None:
-            session.add(
+        def seat_row(room: Room) -> list[SQLModel]:
+            return [
                 SeatRow(
                     token_hash=token_hash,
                     room=code,
                     pid=room.players[-1].pid,
                     created_at=self.clock(),
                 )
-            )
+            ]
 
-        room = await self.apply(code, None, lambda _room: act.Join(name), also=save_seat)
+        room = await self.apply(code, None, lambda _room: act.Join(name), also=seat_row)
         pid = room.players[-1].pid
         self._seats[token_hash] = Seat(code, pid)
         self.presence.touch(code, pid)
@@ -196,43 +175,80 @@ class RoomService:
     ) -> Room:
         """Apply one action to one room, persist it, then notify. See the module docstring."""
         async with self.locks.hold(code):
-            async with self._writing() as session:
-                room = await self._load_for_update(session, code)
-                if expect_seq is not None and expect_seq != room.seq:
-                    raise StaleAction()
-                seat = None
-                if pid is not None:
-                    seat = room.seat_of(pid)
-                    if seat is None:
-                        raise NotSeated("You are no longer seated in this room.")
-                action = action_for(room)
-                if action is None:
+            if self.writer is not None:
+                # SQLite, one process: our copy is the truth and the room's lock is
+                # held; decide on it, then write in one trip to the writer thread.
+                room = self._rooms.get(code) or await self.load(code)
+                decided = self._decide(room, pid, action_for, expect_seq, also)
+                if decided is None:
                     return room
-                new = apply(room, seat, action, deck=self.deck.cards)
-                if isinstance(action, act.Join):
-                    seat = len(new.players) - 1
-                now = self.clock()
-                await self._save(session, room, new, now)
-                session.add(
-                    ActionRow(
-                        room=code,
-                        seq=new.seq,
-                        seat=seat,
-                        action=action_to_data(action),
-                        at=now,
-                        state=room_to_data(new) if isinstance(action, CHECKPOINTS) else None,
-                    )
-                )
-                if also is not None:
-                    await also(session, new)
-                if new.phase == "finished" and room.phase != "finished":
-                    session.add(_legend(new, now))
-                    self._forget_legends(code)
-                await self.cluster.room_changed(session, code, new.seq)
+                action, seat, new, rows = decided
+                await self.writer.write(lambda session: _save(session, room, new, rows))
+            else:
+                async with self.sessions() as session, session.begin():
+                    room = await self._load_for_update(session, code)
+                    decided = self._decide(room, pid, action_for, expect_seq, also)
+                    if decided is None:
+                        return room
+                    action, seat, new, rows = decided
+                    await session.run_sync(_save, room, new, rows)
+                    await self.cluster.room_changed(session, code, new.seq)
+            if new.phase == "finished" and room.phase != "finished":
+                self._forget_legends(code)
             self._rooms[code] = new
             summary = {"type": ACTION_NAMES[type(action)], "seat": seat}
             self.hub.publish(code, Change(new.seq, new, summary))
         return new
+
+    def _decide(
+        self,
+        room: Room,
+        pid: int | None,
+        action_for: ActionFor,
+        expect_seq: int | None,
+        also: AlsoSave | None,
+    ) -> tuple[act.Action, int | None, Room, list[SQLModel]] | None:
+        """The action, the acting seat, the next room and the rows to write; ``None``: nothing.
+
+        Raises the rules' refusal, or ``StaleAction``/``NotSeated``, before anything is written.
+        """
+        if expect_seq is not None and expect_seq != room.seq:
+            raise StaleAction()
+        seat = None
+        if pid is not None:
+            seat = room.seat_of(pid)
+            if seat is None:
+                raise NotSeated("You are no longer seated in this room.")
+        action = action_for(room)
+        if action is None:
+            return None
+        new = apply(room, seat, action, deck=self.deck.cards)
+        if isinstance(action, act.Join):
+            seat = len(new.players) - 1
+        now = self.clock()
+        rows: list[SQLModel] = [
+            ActionRow(
+                room=room.code,
+                seq=new.seq,
+                seat=seat,
+                action=action_to_data(action),
+                at=now,
+                state=room_to_data(new) if isinstance(action, CHECKPOINTS) else None,
+            )
+        ]
+        if also is not None:
+            rows.extend(also(new))
+        if new.phase == "finished" and room.phase != "finished":
+            rows.append(_legend(new, now))
+        return action, seat, new, rows
+
+    async def _insert(self, rows: list[SQLModel]) -> None:
+        """Insert rows in one write transaction (IntegrityError if a key is taken)."""
+        if self.writer is not None:
+            await self.writer.write(lambda session: _add_in_order(session, rows))
+            return
+        async with self.sessions() as session, session.begin():
+            await session.run_sync(_add_in_order, rows)
 
     async def _load_for_update(self, session: AsyncSession, code: str) -> Room:
         """The room, locked for this transaction (a row lock on PostgreSQL)."""
@@ -329,15 +345,6 @@ class RoomService:
     def _forget_legends(self, code: str) -> None:
         self._best.pop(code, None)
         self._record.pop(code, None)
-
-    async def _save(self, session: AsyncSession, old: Room, new: Room, now: datetime) -> None:
-        result = await session.execute(
-            update(RoomRow)
-            .where(RoomRow.code == new.code, RoomRow.seq == old.seq)
-            .values(seq=new.seq, phase=new.phase, state=room_to_data(new), updated_at=now)
-        )
-        if result.rowcount != 1:  # type: ignore[attr-defined]
-            raise StaleAction()
 
     # --- reading ----------------------------------------------------------------
 
@@ -548,14 +555,20 @@ class RoomService:
     async def expire(self, older_than: timedelta) -> int:
         """Delete rooms idle for longer than ``older_than``; their legends stay."""
         cutoff = self.clock() - older_than
-        async with self._writing() as session:
-            codes = (
-                (await session.execute(select(RoomRow.code).where(RoomRow.updated_at < cutoff)))
-                .scalars()
-                .all()
+
+        def delete_idle(session: Session) -> list[str]:
+            codes = list(
+                session.execute(select(RoomRow.code).where(RoomRow.updated_at < cutoff)).scalars()
             )
             if codes:
-                await session.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))  # type: ignore[attr-defined]
+                session.execute(delete(RoomRow).where(RoomRow.code.in_(codes)))  # type: ignore[attr-defined]
+            return codes
+
+        if self.writer is not None:
+            codes = await self.writer.write(delete_idle)
+        else:
+            async with self.sessions() as session, session.begin():
+                codes = await session.run_sync(delete_idle)
         for code in codes:
             self._rooms.pop(code, None)
             self._forget_legends(code)
@@ -563,6 +576,30 @@ class RoomService:
             self.presence.forget(code)
         self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}
         return len(codes)
+
+
+def _save(session: Session, old: Room, new: Room, rows: list[SQLModel]) -> None:
+    """Write ``new`` over ``old`` (only if nobody else did: ``WHERE seq = old``) and ``rows``."""
+    result = session.execute(
+        update(RoomRow)
+        .where(RoomRow.code == new.code, RoomRow.seq == old.seq)
+        .values(
+            seq=new.seq,
+            phase=new.phase,
+            state=room_to_data(new),
+            updated_at=max(row.at for row in rows if isinstance(row, ActionRow)),
+        )
+    )
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        raise StaleAction()
+    session.add_all(rows)
+
+
+def _add_in_order(session: Session, rows: list[SQLModel]) -> None:
+    """Insert rows in the order given: a room before the rows that point at it."""
+    for row in rows:
+        session.add(row)
+        session.flush()
 
 
 def _room_row(room: Room, now: datetime) -> RoomRow:
