@@ -30,7 +30,7 @@ class Settings(BaseSettings):
     presence_grace_seconds: float = Field(
         default=30.0, ge=0, description="How long a player stays present after their last sign."
     )
-    presence_sweep_seconds: float = Field(default=2.0, gt=0)
+    presence_sweep_seconds: float = Field(default=3.0, gt=0)
     ping_seconds: float = Field(default=15.0, gt=0)
     join_rate_per_minute: int = Field(default=20, gt=0)
     create_rate_per_minute: int = Field(default=10, gt=0)

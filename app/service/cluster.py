@@ -36,6 +36,7 @@ log = logging.getLogger(__name__)
 
 CHANNEL = "soclover_rooms"
 LISTENER_NAME = "soclover-listener"
+
 """The listening connection's application_name, to find it in pg_stat_activity."""
 CatchUp = Callable[[str, int | None], Awaitable[None]]
 
@@ -47,8 +48,8 @@ class Cluster(Protocol):
     async def stop(self) -> None: ...
     async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None: ...
     async def allow(self, kind: str, key: str) -> bool: ...
-    async def seen(self, signs: dict[str, dict[int, float]]) -> None: ...
-    async def present(self, code: str, grace: float) -> frozenset[int]: ...
+    async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None: ...
+    async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]: ...
 
 
 class LocalCluster:
@@ -71,10 +72,10 @@ class LocalCluster:
     async def allow(self, kind: str, key: str) -> bool:
         return self._limiters[kind].allow(key)
 
-    async def seen(self, signs: dict[str, dict[int, float]]) -> None:
+    async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None:
         return None
 
-    async def present(self, code: str, grace: float) -> frozenset[int]:
+    async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]:
         raise NotImplementedError("one process keeps presence in its own tracker")
 
 
@@ -94,6 +95,7 @@ class PostgresCluster:
         self._worker: asyncio.Task[None] | None = None
         self._changes: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
         self.connected = asyncio.Event()
+        self._written: dict[tuple[str, int], datetime] = {}
 
     # --- live changes ---------------------------------------------------------------
 
@@ -194,14 +196,21 @@ class PostgresCluster:
 
     # --- presence ---------------------------------------------------------------------------
 
-    async def seen(self, signs: dict[str, dict[int, float]]) -> None:
-        """Write when this process last saw each player; a later sign never moves back."""
+    async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None:
+        """Write when this process last saw each player; a later sign never moves back.
+
+        A sign less than a quarter of the grace newer than the one written before
+        is skipped: a thousand streaming players need not be written every sweep.
+        """
         now = datetime.now(UTC)
-        rows = [
-            {"room": code, "pid": pid, "seen_at": now - timedelta(seconds=ago)}
-            for code, pids in signs.items()
-            for pid, ago in pids.items()
-        ]
+        rows = []
+        for code, pids in signs.items():
+            for pid, ago in pids.items():
+                seen_at = now - timedelta(seconds=ago)
+                written = self._written.get((code, pid))
+                if written is None or (seen_at - written).total_seconds() > grace / 4:
+                    rows.append({"room": code, "pid": pid, "seen_at": seen_at})
+                    self._written[(code, pid)] = seen_at
         if not rows:
             return
         async with self.sessions() as session, session.begin():
@@ -215,14 +224,17 @@ class PostgresCluster:
                 )
             )
 
-    async def present(self, code: str, grace: float) -> frozenset[int]:
+    async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]:
+        """Who any process has seen in the last ``grace`` seconds, for each room; one query."""
         since = datetime.now(UTC) - timedelta(seconds=grace)
+        found: dict[str, set[int]] = {}
         async with self.sessions() as session:
-            pids = (
-                await session.execute(
-                    select(PresenceRow.pid).where(
-                        PresenceRow.room == code, PresenceRow.seen_at >= since
-                    )
+            rows = await session.execute(
+                select(PresenceRow.room, PresenceRow.pid).where(
+                    PresenceRow.room.in_(codes),  # type: ignore[attr-defined]
+                    PresenceRow.seen_at >= since,
                 )
-            ).scalars()
-            return frozenset(pids)
+            )
+            for room, pid in rows:
+                found.setdefault(room, set()).add(pid)
+        return {code: frozenset(pids) for code, pids in found.items()}

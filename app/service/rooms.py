@@ -10,6 +10,7 @@ on disk; a refused one changed nothing.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
@@ -512,18 +513,20 @@ class RoomService:
 
     # --- presence and housekeeping ---------------------------------------------
 
-    async def sync_presence(self, code: str, shared: bool = True) -> None:
-        """Report who is present to the room, if that changed.
+    async def sync_presence(self, code: str, present: frozenset[int] | None = None) -> None:
+        """Report who is present to the room (pids in ``present``), if that changed.
 
-        With several processes, presence is what any of them has seen lately
-        (``shared=False``: this process's signs were written already).
+        Without ``present``: what this process sees, or with several processes,
+        what any of them has seen lately.
         """
-        if self.cluster.shared:
-            if shared:
-                await self.cluster.seen({code: self.presence.signs(code)})
-            present = await self.cluster.present(code, self.presence.grace)
-        else:
-            present = self.presence.present(code)
+        if present is None:
+            if self.cluster.shared:
+                await self.cluster.seen({code: self.presence.signs(code)}, self.presence.grace)
+                present = (await self.cluster.present([code], self.presence.grace)).get(
+                    code, frozenset()
+                )
+            else:
+                present = self.presence.present(code)
 
         def presence_for(room: Room) -> act.Action | None:
             seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
@@ -539,15 +542,26 @@ class RoomService:
             self.presence.forget(code)
 
     async def sweep_presence(self) -> None:
-        """Bring every room that may have changed up to date; called every few seconds."""
+        """Bring every room that may have changed up to date; called every few seconds.
+
+        One query for all rooms on PostgreSQL, and a pause every few rooms, so a
+        thousand rooms never hold the event loop (measured: they did, for tens of ms).
+        """
         codes = self.presence.rooms() | {
             code for code, room in self._rooms.items() if any(p.present for p in room.players)
         }
         if self.cluster.shared:
-            await self.cluster.seen({code: self.presence.signs(code) for code in codes})
-        for code in codes:
+            await self.cluster.seen(
+                {code: self.presence.signs(code) for code in codes}, self.presence.grace
+            )
+            present = await self.cluster.present(sorted(codes), self.presence.grace)
+        else:
+            present = {code: self.presence.present(code) for code in codes}
+        for i, code in enumerate(codes):
+            if i % 50 == 49:
+                await asyncio.sleep(0)
             try:
-                await self.sync_presence(code, shared=False)
+                await self.sync_presence(code, present.get(code, frozenset()))
             except Exception:  # one broken room must not stop the sweep
                 log.exception("presence sweep failed for room %s", code)
         self.presence.prune()
