@@ -96,7 +96,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             asyncio.create_task(
                 _every(
                     settings.expiry_sweep_seconds,
-                    lambda: service.expire(timedelta(days=settings.room_expiry_days)),
+                    lambda: _housekeeping(service, timedelta(days=settings.room_expiry_days)),
                 )
             ),
         ]
@@ -140,6 +140,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok" if app.state.ready else "starting"}
 
     return app
+
+
+async def _housekeeping(service: RoomService, expiry: timedelta) -> None:
+    await service.expire(expiry)
+    service.forget_idle()
 
 
 async def _every(seconds: float, job) -> None:  # type: ignore[no-untyped-def]

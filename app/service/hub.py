@@ -84,4 +84,5 @@ class RoomHub:
         self._history.pop(code, None)
 
     def watched(self) -> set[str]:
+        """Rooms someone is streaming right now."""
         return set(self._subscribers)

@@ -566,6 +566,20 @@ class RoomService:
                 log.exception("presence sweep failed for room %s", code)
         self.presence.prune()
 
+    def forget_idle(self) -> int:
+        """Drop the copies of rooms nobody streams or has touched lately: they are on disk.
+
+        Without this every room ever loaded would stay in memory until it expires.
+        """
+        busy = self.hub.watched() | self.presence.rooms()
+        idle = [code for code in self._rooms if code not in busy]
+        for code in idle:
+            del self._rooms[code]
+            self._forget_legends(code)
+            self.hub.forget(code)
+        self._seats = {h: s for h, s in self._seats.items() if s.code in self._rooms}
+        return len(idle)
+
     async def expire(self, older_than: timedelta) -> int:
         """Delete rooms idle for longer than ``older_than``; their legends stay."""
         cutoff = self.clock() - older_than

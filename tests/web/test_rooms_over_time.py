@@ -387,3 +387,19 @@ def test_a_bad_deck_file_stops_the_server_at_launch(tmp_path: Path, case: str) -
     for part in expected:
         assert part in done.stderr, done.stderr
     assert "open http" not in done.stdout  # it never offered to serve
+
+
+def test_rooms_forgotten_from_memory_are_read_back_from_disk(make_server) -> None:  # type: ignore[no-untyped-def]
+    """Idle rooms leave the server's memory at housekeeping, and nothing is lost."""
+    server = make_server(
+        SOCLOVER_EXPIRY_SWEEP_SECONDS="0.3",
+        SOCLOVER_PRESENCE_GRACE_SECONDS="0.2",
+        SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1",
+    )
+    players = table(server.url, 3)
+    state = players[1].act("say", text="see you later")
+    time.sleep(1.5)  # past the grace and a few housekeeping rounds
+    again = players[2].state()
+    assert again["chat"][-1]["text"] == "see you later"
+    assert again["seq"] >= state["seq"]
+    assert players[0].act("settings", decoys=2)["decoys"] == 2
