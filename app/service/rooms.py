@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import delete, desc, select, update
 from sqlalchemy.exc import IntegrityError
@@ -47,6 +47,7 @@ from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 CHECKPOINTS = (act.Start,)
 """Actions whose resulting state is logged whole: replays start there."""
@@ -97,6 +98,7 @@ class RoomService:
         self._best: dict[str, dict[str, Any] | None] = {}
         self._record: dict[str, bool] = {}
         self._seats: dict[str, Seat] = {}
+        self._reading: dict[tuple[str, str], asyncio.Future[Any]] = {}
         self.writer = writer
         """SQLite in one process: every write goes through its one writer thread."""
 
@@ -174,7 +176,23 @@ class RoomService:
         expect_seq: int | None = None,
         also: AlsoSave | None = None,
     ) -> Room:
-        """Apply one action to one room, persist it, then notify. See the module docstring."""
+        """Apply one action to one room, persist it, then notify. See the module docstring.
+
+        Once begun, an action runs to its end even if its caller goes away (a
+        phone dropping mid-request): a write cancelled half-way could commit
+        in the writer thread while our copy of the room stayed behind, and
+        every later action on that room would be refused as stale.
+        """
+        return await _to_the_end(self._apply(code, pid, action_for, expect_seq, also))
+
+    async def _apply(
+        self,
+        code: str,
+        pid: int | None,
+        action_for: ActionFor,
+        expect_seq: int | None,
+        also: AlsoSave | None,
+    ) -> Room:
         async with self.locks.hold(code):
             if self.writer is not None:
                 # SQLite, one process: our copy is the truth and the room's lock is
@@ -184,7 +202,11 @@ class RoomService:
                 if decided is None:
                     return room
                 action, seat, new, rows = decided
-                await self.writer.write(lambda session: _save(session, room, new, rows))
+                try:
+                    await self.writer.write(lambda session: _save(session, room, new, rows))
+                except StaleAction:
+                    self._rooms.pop(code, None)  # our copy was behind the disk: read it again
+                    raise
             else:
                 async with self.sessions() as session, session.begin():
                     room = await self._load_for_update(session, code)
@@ -360,8 +382,24 @@ class RoomService:
             if cached is not None:
                 return cached
             raise RoomNotFound()
+        return await self._shared(("room", code), lambda: self._read_alone(code))
+
+    async def _read_alone(self, code: str) -> Room:
         async with self.sessions() as session:
             return await self._read(session, code)
+
+    async def _shared(self, key: tuple[str, str], fetch: Callable[[], Coroutine[Any, Any, T]]) -> T:
+        """One database read for everyone asking the same thing at once.
+
+        After a restart every phone of a room reconnects in the same second;
+        without this each of their streams read the room and its best game
+        itself, and a thousand rooms ran the connection pool dry.
+        """
+        pending = self._reading.get(key)
+        if pending is None:
+            pending = self._reading[key] = asyncio.ensure_future(fetch())
+            pending.add_done_callback(lambda _: self._reading.pop(key, None))
+        return await asyncio.shield(pending)  # type: ignore[no-any-return]
 
     def _remember(self, room: Room) -> None:
         if room.code not in self._rooms:
@@ -396,27 +434,25 @@ class RoomService:
 
     async def best(self, code: str) -> dict[str, Any] | None:
         if code not in self._best:
-            rows = await self.legends(room=code, limit=1)
+            rows = await self._shared(("best", code), lambda: self.legends(room=code, limit=1))
             self._best[code] = rows[0] if rows else None
         return self._best[code]
 
     async def is_record(self, code: str) -> bool:
         """Whether the room's latest game beat every earlier one."""
         if code not in self._record:
-            async with self.sessions() as session:
-                scores = (
-                    (
-                        await session.execute(
-                            select(LegendRow.score)
-                            .where(LegendRow.room == code)
-                            .order_by(desc(LegendRow.finished_at), desc(LegendRow.id))
-                        )
-                    )
-                    .scalars()
-                    .all()
-                )
-            self._record[code] = bool(scores) and all(scores[0] > s for s in scores[1:])
+            self._record[code] = await self._shared(("record", code), lambda: self._is_record(code))
         return self._record[code]
+
+    async def _is_record(self, code: str) -> bool:
+        async with self.sessions() as session:
+            query = (
+                select(LegendRow.score)
+                .where(LegendRow.room == code)
+                .order_by(desc(LegendRow.finished_at), desc(LegendRow.id))
+            )
+            scores = (await session.execute(query)).scalars().all()
+        return bool(scores) and all(scores[0] > s for s in scores[1:])
 
     async def legends(
         self,
@@ -604,6 +640,23 @@ class RoomService:
             self.presence.forget(code)
         self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}
         return len(codes)
+
+
+async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+    """Await ``work`` to its end; a cancellation meanwhile is raised after it finishes."""
+    task = asyncio.ensure_future(work)
+    cancelled = False
+    while True:
+        try:
+            result = await asyncio.shield(task)
+            break
+        except asyncio.CancelledError:
+            if task.done():
+                raise
+            cancelled = True
+    if cancelled:
+        raise asyncio.CancelledError()
+    return result
 
 
 def _save(session: Session, old: Room, new: Room, rows: list[SQLModel]) -> None:
