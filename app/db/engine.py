@@ -17,6 +17,8 @@ from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
 from sqlmodel.ext.asyncio.session import AsyncSession
 
+from app.jsontext import to_text
+
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
@@ -69,7 +71,11 @@ def is_sqlite(url: str) -> bool:
 
 
 def make_async_engine(url: str) -> AsyncEngine:
-    engine = create_async_engine(async_url(url), pool_pre_ping=not is_sqlite(url))
+    engine = create_async_engine(
+        async_url(url),
+        pool_pre_ping=not is_sqlite(url),
+        json_serializer=to_text,
+    )
     if is_sqlite(url):
         configure_sqlite(engine.sync_engine)
     return engine

@@ -10,13 +10,13 @@ its player's presence at the table.
 
 from __future__ import annotations
 
-import json
 from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import EventSourceResponse
 
+from app.jsontext import to_bytes
 from app.service.hub import Change
 from app.service.rooms import RoomService, Seat
 from app.web.deps import CodeDep, OptionalSeat, ServiceDep
@@ -69,9 +69,8 @@ async def _event(service: RoomService, seat: Seat | None, change: Change) -> byt
             "action": change.action,
             "state": await service.room_view(change.room, index),
         }
-        encoded = change.rendered[key] = ServerSentEvent(
-            data=json.dumps(data, separators=(",", ":"), ensure_ascii=False),
-            event="state",
-            id=str(change.seq),
-        ).encode()
+        # JSON holds no raw line breaks, so the event is one ``data:`` line.
+        encoded = change.rendered[key] = b"".join(
+            (b"event: state\r\nid: %d\r\ndata: " % change.seq, to_bytes(data), b"\r\n\r\n")
+        )
     return encoded

@@ -31,9 +31,9 @@ class SlowWriter(SqliteWriter):
 
     delay = 0.0
 
-    def _transaction(self, work):  # type: ignore[no-untyped-def]
+    def _commit(self, group):  # type: ignore[no-untyped-def]
         time.sleep(self.delay)
-        return super()._transaction(work)
+        super()._commit(group)
 
 
 async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]

@@ -1,0 +1,72 @@
+"""SQLite's one writer: writes that queue up are committed together, each on its own terms."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
+
+from app.db.writer import SqliteWriter
+from app.jsontext import to_bytes, to_text
+
+
+def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alone(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "w.sqlite3"
+
+    async def scenario() -> list[object]:
+        writer = SqliteWriter(f"sqlite:///{path}")
+        try:
+            await writer.write(lambda s: s.execute(text("CREATE TABLE t (k INTEGER PRIMARY KEY)")))
+            busy = asyncio.ensure_future(writer.write(lambda s: time.sleep(0.3)))
+            await asyncio.sleep(0.05)  # the writer is busy: the next ones queue up
+
+            def insert(k: int):  # type: ignore[no-untyped-def]
+                return lambda s: s.execute(text("INSERT INTO t VALUES (:k)"), {"k": k}) and k
+
+            results = await asyncio.gather(
+                *(writer.write(insert(k)) for k in (1, 2, 1, 3)), return_exceptions=True
+            )
+            await busy
+            return results
+        finally:
+            writer.close()
+
+    results = asyncio.run(scenario())
+    assert results[0] == 1 and results[1] == 2 and results[3] == 3
+    assert isinstance(results[2], IntegrityError)
+    with sqlite3.connect(path) as db:
+        assert [k for (k,) in db.execute("SELECT k FROM t ORDER BY k")] == [1, 2, 3]
+
+
+def test_a_write_answers_only_once_it_is_committed(tmp_path: Path) -> None:
+    path = tmp_path / "w.sqlite3"
+
+    async def scenario() -> None:
+        writer = SqliteWriter(f"sqlite:///{path}")
+        try:
+            await writer.write(lambda s: s.execute(text("CREATE TABLE t (k INTEGER)")))
+            await writer.write(lambda s: s.execute(text("INSERT INTO t VALUES (7)")))
+            # Another connection sees it the moment the write has answered.
+            with sqlite3.connect(path) as db:
+                assert db.execute("SELECT k FROM t").fetchall() == [(7,)]
+            with pytest.raises(ZeroDivisionError):
+                await writer.write(lambda s: 1 / 0)
+            assert await writer.write(lambda s: s.execute(text("SELECT count(*) FROM t")).scalar())
+        finally:
+            writer.close()
+
+    asyncio.run(scenario())
+
+
+def test_json_text_keeps_a_seed_past_64_bits_whole() -> None:
+    data = {"seed": 2**80 + 1, "name": "Zoë"}
+    assert json.loads(to_text(data)) == data
+    assert json.loads(to_bytes({"seq": 3})) == {"seq": 3}
