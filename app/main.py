@@ -13,7 +13,6 @@ from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
-from starlette.middleware.gzip import GZipMiddleware
 
 from app.config import Settings, get_settings
 from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
@@ -28,6 +27,7 @@ from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 from app.service.rooms import RoomService
 from app.web import api, errors, events, live, pages
+from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware
 
 log = logging.getLogger("soclover")
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await cluster.start(service.catch_up, service.followed)
         tasks = [
             asyncio.create_task(_every(settings.presence_sweep_seconds, service.sweep_presence)),
+            asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
             asyncio.create_task(
                 _every(
                     settings.expiry_sweep_seconds,
@@ -125,7 +126,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.deck = load_configured_deck(settings)
     app.state.ready = False
-    app.add_middleware(GZipMiddleware, minimum_size=800)
+    app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
     app.include_router(api.router)
@@ -145,6 +146,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 async def _housekeeping(service: RoomService, expiry: timedelta) -> None:
     await service.expire(expiry)
     service.forget_idle()
+
+
+async def _ping_streams(hub: RoomHub, period: float) -> None:
+    """One task pings every stream in turn, a slice a second, instead of a task per stream."""
+    slices = max(1, round(period))
+    tick = 0
+    while True:
+        await asyncio.sleep(period / slices)
+        hub.ping(tick, slices)
+        tick += 1
 
 
 async def _every(seconds: float, job) -> None:  # type: ignore[no-untyped-def]

@@ -34,11 +34,45 @@ class Change:
     rather than once per open connection."""
 
 
-@dataclass(eq=False)
+class Ping:
+    """Handed to a subscriber in place of a change: time to show the stream is alive."""
+
+
+PING = Ping()
+
+
 class Subscription:
-    code: str
-    queue: asyncio.Queue[Change] = field(default_factory=lambda: asyncio.Queue(QUEUE_SIZE))
-    overflowed: bool = False
+    """One stream's mailbox: the changes it has yet to send, and its waiting reader.
+
+    Lighter than an ``asyncio.Queue`` (one deque, a future only while waiting):
+    thousands of idle streams each hold one.
+    """
+
+    __slots__ = ("_waiter", "code", "overflowed", "pending")
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        self.pending: deque[Change | Ping] = deque()
+        self.overflowed = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, item: Change | Ping) -> None:
+        if len(self.pending) >= QUEUE_SIZE:
+            self.overflowed = True
+            return
+        self.pending.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def get(self) -> Change | Ping:
+        """The next change (or ``PING``), waiting for one if need be."""
+        while not self.pending:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self.pending.popleft()
 
 
 class RoomHub:
@@ -53,10 +87,20 @@ class RoomHub:
             return
         history.append(change)
         for sub in self._subscribers.get(code, ()):
-            try:
-                sub.queue.put_nowait(change)
-            except asyncio.QueueFull:
-                sub.overflowed = True
+            sub.put(change)
+
+    def ping(self, tick: int, period: int) -> None:
+        """Ask the streams of one room in ``period`` to show they are alive.
+
+        Called every second with a growing ``tick``, so each stream is pinged
+        once a period and the pings of thousands of streams are spread over it
+        rather than sent in one burst (a burst held actions up for tens of ms).
+        """
+        for code, subs in self._subscribers.items():
+            if hash(code) % period == tick % period:
+                for sub in subs:
+                    if not sub.pending:
+                        sub.put(PING)
 
     def since(self, code: str, seq: int) -> list[Change] | None:
         """The changes after ``seq`` if the history still holds all of them, else ``None``."""

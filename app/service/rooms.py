@@ -41,7 +41,7 @@ from app.rules.views import View, view
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_token
 from app.service.errors import NotSeated, RoomNotFound, StaleAction
-from app.service.hub import Change, RoomHub
+from app.service.hub import Change, Ping, RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 
@@ -494,13 +494,14 @@ class RoomService:
 
     async def follow(
         self, code: str, pid: int | None, last: int | None = None
-    ) -> AsyncIterator[Change]:
+    ) -> AsyncIterator[Change | Ping]:
         """Every change of ``code`` from now on, in seq order, each exactly once.
 
         It starts with what the follower missed since ``last`` when the hub
         still holds it, else with the current state (a ``Change`` whose
         ``action`` is ``None``). A follower that falls too far behind is sent
         the current state again. While it follows, the player ``pid`` is present.
+        Now and then it gives ``PING``: time for the stream to show it is alive.
         """
         sub = self.hub.subscribe(code)
         if pid is not None:
@@ -518,11 +519,13 @@ class RoomService:
                     yield change
                 sent = max([last or 0, *(c.seq for c in missed)])
             while True:
-                change = await sub.queue.get()
+                change = await sub.get()
+                if isinstance(change, Ping):
+                    yield change
+                    continue
                 if sub.overflowed:
                     sub.overflowed = False
-                    while not sub.queue.empty():
-                        sub.queue.get_nowait()
+                    sub.pending.clear()
                     current = await self.load(code)
                     yield Change(current.seq, current, None)
                     sent = current.seq

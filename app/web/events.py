@@ -17,13 +17,15 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse
 
 from app.jsontext import to_bytes
-from app.service.hub import Change
+from app.service.hub import Change, Ping
 from app.service.rooms import RoomService, Seat
 from app.web.deps import CodeDep, OptionalSeat, ServiceDep
 
 router = APIRouter(prefix="/api", tags=["api"])
 
 STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+PING_COMMENT = b": ping\r\n\r\n"
+"""Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
 
 
 @router.get(
@@ -39,7 +41,7 @@ async def room_events(
     return EventSourceResponse(
         _events(service, code, seat, _last_event_id(request)),
         headers=STREAM_HEADERS,
-        ping=request.app.state.settings.ping_seconds,
+        ping=0,  # the hub pings every stream in turn (app/service/hub.py): no task each
     )
 
 
@@ -55,7 +57,7 @@ async def _events(
     service: RoomService, code: str, seat: Seat | None, last: int | None
 ) -> AsyncIterator[bytes]:
     async for change in service.follow(code, None if seat is None else seat.pid, last):
-        yield await _event(service, seat, change)
+        yield PING_COMMENT if isinstance(change, Ping) else await _event(service, seat, change)
 
 
 async def _event(service: RoomService, seat: Seat | None, change: Change) -> bytes:

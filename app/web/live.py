@@ -15,11 +15,11 @@ from typing import Any
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from app.service.hub import Change
+from app.service.hub import Change, Ping
 from app.service.rooms import RoomService, Seat
 from app.web import render
 from app.web.deps import CodeDep, OptionalSeat, ServiceDep
-from app.web.events import STREAM_HEADERS
+from app.web.events import PING_COMMENT, STREAM_HEADERS
 from app.web.pages import region_context, site
 
 router = APIRouter(include_in_schema=False)
@@ -33,15 +33,18 @@ async def room_stream(
     return EventSourceResponse(
         _regions(service, code, seat, request),
         headers=STREAM_HEADERS,
-        ping=request.app.state.settings.ping_seconds,
+        ping=0,  # the hub pings every stream in turn
     )
 
 
 async def _regions(
     service: RoomService, code: str, seat: Seat | None, request: Request
-) -> AsyncIterator[ServerSentEvent]:
+) -> AsyncIterator[ServerSentEvent | bytes]:
     sent: dict[str, str] = {}
     async for change in service.follow(code, None if seat is None else seat.pid):
+        if isinstance(change, Ping):
+            yield PING_COMMENT
+            continue
         regions = await _regions_of(service, seat, change, request)
         for name, content in regions.items():
             if sent.get(name) != content:
