@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, bindparam, delete, desc, select
+from sqlalchemy import Connection, Table, bindparam, delete, desc, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import async_sessionmaker
 from sqlmodel import SQLModel
@@ -54,7 +54,7 @@ CHECKPOINTS = (act.Start,)
 Clock = Callable[[], datetime]
 ActionFor = Callable[[Room], act.Action | None]
 """Builds the action from the room as it is under the lock; ``None``: nothing to do."""
-AlsoSave = Callable[[Room], list[SQLModel]]
+AlsoSave = Callable[[Room], list["Row"]]
 """More rows to write with the action, given the new room (a newcomer's seat)."""
 
 
@@ -111,14 +111,15 @@ class RoomService:
             now = self.clock()
             rows = [
                 _room_row(room, now),
-                ActionRow(
+                _row(
+                    ActionRow,
                     room=room.code,
                     seq=0,
                     seat=None,
                     action={"type": "create", "name": room.players[0].name, "decoys": decoys},
                     at=now,
                 ),
-                SeatRow(token_hash=hash_token(token), room=room.code, pid=0, created_at=now),
+                _row(SeatRow, token_hash=hash_token(token), room=room.code, pid=0, created_at=now),
             ]
             try:
                 await self._insert(rows)
@@ -135,9 +136,10 @@ class RoomService:
         token = new_token()
         token_hash = hash_token(token)
 
-        def seat_row(room: Room) -> list[SQLModel]:
+        def seat_row(room: Room) -> list[Row]:
             return [
-                SeatRow(
+                _row(
+                    SeatRow,
                     token_hash=token_hash,
                     room=code,
                     pid=room.players[-1].pid,
@@ -229,7 +231,7 @@ class RoomService:
         action_for: ActionFor,
         expect_seq: int | None,
         also: AlsoSave | None,
-    ) -> tuple[act.Action, int | None, Room, list[SQLModel]] | None:
+    ) -> tuple[act.Action, int | None, Room, list[Row]] | None:
         """The action, the acting seat, the next room and the rows to write; ``None``: nothing.
 
         Raises the rules' refusal, or ``StaleAction``/``NotSeated``, before anything is written.
@@ -248,8 +250,9 @@ class RoomService:
         if isinstance(action, act.Join):
             seat = len(new.players) - 1
         now = self.clock()
-        rows: list[SQLModel] = [
-            ActionRow(
+        rows: list[Row] = [
+            _row(
+                ActionRow,
                 room=room.code,
                 seq=new.seq,
                 seat=seat,
@@ -264,7 +267,7 @@ class RoomService:
             rows.append(_legend(new, now))
         return action, seat, new, rows
 
-    async def _insert(self, rows: list[SQLModel]) -> None:
+    async def _insert(self, rows: list[Row]) -> None:
         """Insert rows in one write transaction (IntegrityError if a key is taken)."""
         if self.writer is not None:
             await self.writer.write(lambda db: _insert_rows(db, rows))
@@ -661,7 +664,17 @@ async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
     return result
 
 
+Row = tuple[Table, dict[str, Any]]
+"""A row to insert: its table and its values. Plain data, not an ORM object:
+building SQLModel instances cost more than writing them (py-spy under load)."""
+
+
+def _row(model: type[SQLModel], **values: Any) -> Row:
+    return model.__table__, values  # type: ignore[attr-defined]
+
+
 _ROOM = RoomRow.__table__  # type: ignore[attr-defined]
+_ACTION = ActionRow.__table__  # type: ignore[attr-defined]
 _UPDATE_ROOM = (
     _ROOM.update()
     .where(_ROOM.c.code == bindparam("b_code"), _ROOM.c.seq == bindparam("b_seq"))
@@ -677,7 +690,7 @@ the same write cost four times as much Python (measured: 1.7 ms of CPU a write,
 more than the SQLite commit itself)."""
 
 
-def _save(db: Connection, old: Room, new: Room, rows: list[SQLModel]) -> None:
+def _save(db: Connection, old: Room, new: Room, rows: list[Row]) -> None:
     """Write ``new`` over ``old`` (only if nobody else did: ``WHERE seq = old``) and ``rows``."""
     result = db.execute(
         _UPDATE_ROOM,
@@ -687,7 +700,7 @@ def _save(db: Connection, old: Room, new: Room, rows: list[SQLModel]) -> None:
             "seq": new.seq,
             "phase": new.phase,
             "state": room_to_data(new),
-            "updated_at": max(row.at for row in rows if isinstance(row, ActionRow)),
+            "updated_at": max(values["at"] for table, values in rows if table is _ACTION),
         },
     )
     if result.rowcount != 1:
@@ -695,20 +708,15 @@ def _save(db: Connection, old: Room, new: Room, rows: list[SQLModel]) -> None:
     _insert_rows(db, rows)
 
 
-def _insert_rows(db: Connection, rows: list[SQLModel]) -> None:
+def _insert_rows(db: Connection, rows: list[Row]) -> None:
     """Insert rows in the order given: a room before the rows that point at it."""
-    for row in rows:
-        table = type(row).__table__  # type: ignore[attr-defined]
-        values = {
-            column.key: getattr(row, column.key)
-            for column in table.columns
-            if not (column.primary_key and getattr(row, column.key) is None)
-        }
+    for table, values in rows:
         db.execute(table.insert(), values)
 
 
-def _room_row(room: Room, now: datetime) -> RoomRow:
-    return RoomRow(
+def _room_row(room: Room, now: datetime) -> Row:
+    return _row(
+        RoomRow,
         code=room.code,
         seq=room.seq,
         phase=room.phase,
@@ -718,8 +726,9 @@ def _room_row(room: Room, now: datetime) -> RoomRow:
     )
 
 
-def _legend(room: Room, now: datetime) -> LegendRow:
-    return LegendRow(
+def _legend(room: Room, now: datetime) -> Row:
+    return _row(
+        LegendRow,
         room=room.code,
         finished_at=now,
         players=[p.name for p in room.players],

@@ -6,7 +6,7 @@ import re
 
 import httpx
 
-from .client import Player, solution, spectator_of, start_and_write_clues
+from .client import Player, create, solution, spectator_of, start_and_write_clues
 from .sse import Stream
 
 
@@ -120,3 +120,26 @@ def test_a_guessers_html_never_holds_the_solution_or_marks_the_decoys(api):
     finally:
         stream.close()
     assert truth
+
+
+def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(api: str) -> None:
+    host = create(api, "Ada", decoys=1)
+    gzip = {"Accept-Encoding": "gzip"}
+    page = httpx.get(f"{api}/", headers=gzip)
+    assert page.headers.get("content-encoding") == "gzip"
+    for _ in range(3):  # an answer well over the size worth compressing
+        answer = host.http.post(
+            f"{api}/api/rooms/{host.code}/actions",
+            json={"type": "say", "text": "a" * 300},
+            headers={**gzip, **host.headers},
+        )
+        assert answer.status_code == 200, answer.text
+        assert "content-encoding" not in answer.headers
+    assert len(answer.content) > 900
+    read = httpx.get(f"{api}/api/rooms/{host.code}", headers={**gzip, **host.headers})
+    assert read.status_code == 200 and read.headers.get("content-encoding") == "gzip"
+    with httpx.stream(
+        "GET", f"{api}/api/rooms/{host.code}/events", headers={**gzip, **host.headers}
+    ) as stream:
+        assert stream.headers["content-type"].startswith("text/event-stream")
+        assert "content-encoding" not in stream.headers
