@@ -24,6 +24,7 @@ from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 from app.service.rooms import RoomService, Seat
+from tests.service.support import run_async
 
 
 class SlowWriter(SqliteWriter):
@@ -83,7 +84,7 @@ def test_an_action_whose_caller_is_cancelled_mid_write_still_lands_and_the_room_
         assert again.decoys == 3
         assert again.seq == after.seq + 1 == await _stored_seq(service, room.code)
 
-    asyncio.run(_game(tmp_path, check))
+    run_async(_game(tmp_path, check))
 
 
 def test_a_copy_behind_the_disk_is_refused_once_then_read_again(tmp_path: Path) -> None:
@@ -99,7 +100,7 @@ def test_a_copy_behind_the_disk_is_refused_once_then_read_again(tmp_path: Path) 
         assert again.decoys == 3
         assert again.seq == await _stored_seq(service, room.code)
 
-    asyncio.run(_game(tmp_path, check))
+    run_async(_game(tmp_path, check))
 
 
 def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_room(
@@ -115,4 +116,4 @@ def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_r
         assert bests == [None] * 200
         assert not service._reading  # nothing left waiting
 
-    asyncio.run(_game(tmp_path, check))
+    run_async(_game(tmp_path, check))

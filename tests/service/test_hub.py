@@ -6,6 +6,7 @@ import asyncio
 
 from app.service.hub import PING, QUEUE_SIZE, Change, RoomHub
 from tests.rules.support import lobby
+from tests.service.support import run_async
 
 
 def test_every_stream_is_pinged_once_a_period_and_never_over_a_waiting_change() -> None:
@@ -39,4 +40,4 @@ def test_a_reader_gets_changes_in_order_and_a_stream_too_far_behind_is_marked() 
         assert sub.overflowed
         assert [(await sub.get()).seq for _ in range(3)] == [2, 3, 4]
 
-    asyncio.run(scenario())
+    run_async(scenario())

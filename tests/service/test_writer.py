@@ -14,6 +14,7 @@ from sqlalchemy.exc import IntegrityError
 
 from app.db.writer import SqliteWriter
 from app.jsontext import to_bytes, to_text
+from tests.service.support import run_async
 
 
 def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alone(
@@ -39,7 +40,7 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
         finally:
             writer.close()
 
-    results = asyncio.run(scenario())
+    results = run_async(scenario())
     assert results[0] == 1 and results[1] == 2 and results[3] == 3
     assert isinstance(results[2], IntegrityError)
     with sqlite3.connect(path) as db:
@@ -63,7 +64,7 @@ def test_a_write_answers_only_once_it_is_committed(tmp_path: Path) -> None:
         finally:
             writer.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_json_text_keeps_a_seed_past_64_bits_whole() -> None:
