@@ -64,6 +64,14 @@ class Subscription:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
+    def fell_behind(self) -> bool:
+        """Whether changes were dropped for want of room; if so, forget the rest too."""
+        if not self.overflowed:
+            return False
+        self.overflowed = False
+        self.pending.clear()
+        return True
+
     async def get(self) -> Change | Ping:
         """The next change (or ``PING``), waiting for one if need be."""
         while not self.pending:
@@ -92,9 +100,9 @@ class RoomHub:
     def ping(self, tick: int, period: int) -> None:
         """Ask the streams of one room in ``period`` to show they are alive.
 
-        Called every second with a growing ``tick``, so each stream is pinged
-        once a period and the pings of thousands of streams are spread over it
-        rather than sent in one burst (a burst held actions up for tens of ms).
+        Called ``period`` times a ping interval with a growing ``tick``, so each
+        stream is pinged once an interval and the pings of thousands of streams
+        are spread over it rather than sent in one burst.
         """
         for code, subs in self._subscribers.items():
             if hash(code) % period == tick % period:

@@ -526,9 +526,7 @@ class RoomService:
                 if isinstance(change, Ping):
                     yield change
                     continue
-                if sub.overflowed:
-                    sub.overflowed = False
-                    sub.pending.clear()
+                if sub.fell_behind():
                     current = await self.load(code)
                     yield Change(current.seq, current, None)
                     sent = current.seq

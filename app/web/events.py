@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse
+from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.jsontext import to_bytes
 from app.service.hub import Change, Ping
@@ -71,8 +71,7 @@ async def _event(service: RoomService, seat: Seat | None, change: Change) -> byt
             "action": change.action,
             "state": await service.room_view(change.room, index),
         }
-        # JSON holds no raw line breaks, so the event is one ``data:`` line.
-        encoded = change.rendered[key] = b"".join(
-            (b"event: state\r\nid: %d\r\ndata: " % change.seq, to_bytes(data), b"\r\n\r\n")
-        )
+        encoded = change.rendered[key] = ServerSentEvent(
+            data=to_bytes(data).decode(), event="state", id=str(change.seq)
+        ).encode()
     return encoded
