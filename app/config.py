@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import urlsplit
 
-from pydantic import Field
+from pydantic import Field, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -34,6 +35,31 @@ class Settings(BaseSettings):
     ping_seconds: float = Field(default=15.0, gt=0)
     join_rate_per_minute: int = Field(default=20, gt=0)
     create_rate_per_minute: int = Field(default=10, gt=0)
+    lookup_rate_per_minute: int = Field(
+        default=60,
+        gt=0,
+        description="Reads of a room by code from someone with no seat in it, per client "
+        "address: a code is a room's only secret, so guessing codes stays slow.",
+    )
+    chat_lines_per_minute: int = Field(default=60, gt=0, description="Chat lines per seat.")
+    chat_burst: int = Field(default=8, gt=0, description="Chat lines a seat may send at once.")
+    public_url: str | None = Field(
+        default=None,
+        description="The address players reach the table at (https://clover.example.org), "
+        "for the invite link and its QR code; without it, each page uses the address it "
+        "was asked for.",
+    )
+
+    @field_validator("public_url")
+    @classmethod
+    def _origin(cls, value: str | None) -> str | None:
+        if not value:
+            return None
+        parts = urlsplit(value.strip())
+        if parts.scheme not in ("http", "https") or not parts.netloc or parts.query:
+            raise ValueError("SOCLOVER_PUBLIC_URL is an http(s) address, like https://host:port")
+        return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+
     secure_cookies: bool = Field(
         default=False, description="Mark seat cookies Secure (behind HTTPS)."
     )

@@ -25,10 +25,11 @@ from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
+from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.web import api, errors, events, live, pages
 from app.web.compress import CompressPages
-from app.web.security import SecurityMiddleware
+from app.web.security import SecurityMiddleware, redact_access_log
 
 log = logging.getLogger("soclover")
 
@@ -67,12 +68,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        redact_access_log()
         await asyncio.to_thread(upgrade, settings.database_url)
         engine = make_async_engine(settings.database_url)
         sessions = make_sessionmaker(engine)
         limits = {
             "join": settings.join_rate_per_minute,
             "create": settings.create_rate_per_minute,
+            "lookup": settings.lookup_rate_per_minute,
         }
         writer = SqliteWriter(settings.database_url) if is_sqlite(settings.database_url) else None
         cluster: Cluster = (
@@ -88,6 +91,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
             writer=writer,
+            chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
         )
         app.state.service = service
         await cluster.start(service.catch_up, service.followed)

@@ -1,1 +1,1 @@
-"""The benchmark of issue 6 ("How fast and how big"): ``python -m bench``."""
+"""The benchmark ("How fast and how big"): ``python -m bench``."""

@@ -1,4 +1,4 @@
-"""How fast and how big: the benchmark of issue 6. ``.venv/bin/python -m bench``.
+"""How fast and how big: the benchmark. ``.venv/bin/python -m bench``.
 
 For each configuration (one process on SQLite; PostgreSQL with 1 and 2
 workers; the bare Starlette baseline of ``bench/baseline.py``) it starts the
@@ -140,6 +140,7 @@ def app_server(name: str, database_url: str, workers: int, workdir: Path) -> Ser
         # the bench creates every room from one address
         "SOCLOVER_CREATE_RATE_PER_MINUTE": "1000000",
         "SOCLOVER_JOIN_RATE_PER_MINUTE": "1000000",
+        "SOCLOVER_LOOKUP_RATE_PER_MINUTE": "1000000",
     }
     command = [str(BIN / "soclover")]
     if workers > 1:

@@ -191,6 +191,45 @@
     else { try { document.execCommand("copy"); done(); } catch (e) { /* the text stays selected */ } }
   });
 
+  // --- addresses and the chat ------------------------------------------------------------
+
+  // A live update is shared by every screen of a seat, so its invite link may come
+  // without an address in front (/r/CODE): this page puts its own there.
+  function completeLinks(root) {
+    (root || document).querySelectorAll("input[data-path]").forEach(function (input) {
+      if (input.value.charAt(0) === "/") input.value = location.origin + input.dataset.path;
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { completeLinks(); });
+  document.addEventListener("htmx:load", function (event) { completeLinks(event.detail.elt); });
+
+  // New chat lines are appended: keep the newest in sight and the list short.
+  var CHAT_SHOWN = 100;
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || (elt.id !== "chat-lines" && elt.id !== "chat")) return;
+    var lines = document.getElementById("chat-lines");
+    if (!lines) return;
+    while (lines.children.length > CHAT_SHOWN) lines.removeChild(lines.firstElementChild);
+    var log = document.getElementById("chat");
+    if (log) log.scrollTop = log.scrollHeight;
+  });
+
+  // "Play on another device": the seat's secret is in the address after "#", which
+  // never reaches a server or its logs; it is posted from here, then wiped.
+  document.addEventListener("DOMContentLoaded", function () {
+    var token = document.getElementById("seat-token");
+    if (!token) return;
+    var secret = location.hash.slice(1);
+    history.replaceState(null, "", location.pathname);
+    if (!secret) {
+      document.getElementById("seat-wait").textContent = "This seat link is incomplete: copy it again from your first device.";
+      return;
+    }
+    token.value = secret;
+    document.getElementById("seat-form").submit();
+  });
+
   // --- keep the screen awake during a game ----------------------------------------------
 
   var lock = null;

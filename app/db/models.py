@@ -50,6 +50,9 @@ class ActionRow(SQLModel, table=True):
     )
     seq: int
     seat: int | None = None
+    """The acting seat at the time, as the engine took it (replays need it)."""
+    player: int | None = None
+    """The acting player's id, which never changes (seats move when someone leaves)."""
     action: dict[str, Any] = Field(sa_column=Column(JSON, nullable=False))
     at: datetime
     state: dict[str, Any] | None = Field(

@@ -5,12 +5,23 @@ Two kinds of verdict, held to different standards:
 * **Rejections are exact.** A Clue is refused only for facts the program can
   establish: it is empty, longer than 32 characters, more than one word, holds
   a character no word holds (letters and digits of any script are fine, and a
-  hyphen or apostrophe between them), or it *is* one of the Keywords, or its
-  plural or singular. Words are compared through :func:`fold` (case, accents
-  and width do not count), and also without their inner hyphens and
-  apostrophes, so ``Ice-cream`` and ``Icecream`` are the Keyword "Ice cream".
-  Number comes from ``inflect``, asked in both directions (modern and
-  classical plurals: ``Cactuses`` and ``Cacti``), with its slips filtered out.
+  hyphen or apostrophe between them; a zero-width joiner or non-joiner only
+  between two letters of a script that needs one, as Persian and the Indic
+  scripts do), holds a character that shows nothing (zero-width space,
+  variation selector, Hangul filler), mixes alphabets so that a letter passes
+  for one of another script (``Frоzen`` with a Cyrillic ``о``; see
+  :func:`app.rules.lookalikes.disguised_mix`), or it *is* one of the
+  Keywords, or its plural or singular. Words are compared through
+  :func:`fold` (case, accents and width do not count), and also without
+  their inner hyphens and apostrophes, so ``Ice-cream`` and ``Icecream`` are
+  the Keyword "Ice cream". Number comes from ``inflect``, asked in both
+  directions (modern and classical plurals: ``Cactuses`` and ``Cacti``), with
+  its slips filtered out. A Clue that only *looks like* a Keyword or its
+  plural or singular, letter for letter, is that Keyword too: ``НОРЕ``
+  written in Cyrillic is "Hope" to anyone who reads it. Looks are Unicode's
+  confusable skeletons (UTS #39, see :mod:`app.rules.lookalikes`), except
+  between two words written in plain ASCII, where every reader tells
+  ``Bum`` from ``Burn`` and a skeleton would refuse a different word.
 
 * **Warnings are a heuristic.** The rulebook also bars "a word of the same
   family", which no program can decide, so a Clue that *looks like* a relative
@@ -63,11 +74,24 @@ from functools import lru_cache
 import inflect
 import snowballstemmer
 
+from app.rules.lookalikes import disguised_mix, is_invisible, look_alike, script
+
 MAX_CLUE_LENGTH = 32
 
 _HYPHENS = "-\u2010\u2011"  # hyphen-minus, hyphen, non-breaking hyphen
 _APOSTROPHES = "'\u2019"  # typewriter and typographic apostrophe
 _ZERO_WIDTH_JOINERS = "\u200c\u200d"  # needed inside words in Persian and Indic scripts
+# Scripts whose words need a zero-width (non-)joiner between two letters: cursive
+# scripts, where it keeps two letters from joining (Persian "می‌خواهم"), and Brahmic
+# scripts, where it chooses how a consonant cluster is drawn. Elsewhere it only hides.
+_JOINING_SCRIPTS = frozenset(
+    {
+        *("ARABIC", "SYRIAC", "NKO", "MONGOLIAN", "MANDAIC", "ADLAM", "HANIFI_ROHINGYA"),
+        *("DEVANAGARI", "BENGALI", "GURMUKHI", "GUJARATI", "ORIYA", "TAMIL", "TELUGU"),
+        *("KANNADA", "MALAYALAM", "SINHALA", "TIBETAN", "MYANMAR", "KHMER", "TAI_THAM"),
+        *("BALINESE", "JAVANESE", "SUNDANESE", "NEWA", "SHARADA", "GRANTHA", "TIRHUTA"),
+    }
+)
 
 _MODERN = inflect.engine()
 _CLASSICAL = inflect.engine()
@@ -179,8 +203,16 @@ def check_clue(text: str, keywords: Iterable[str]) -> ClueVerdict:
             message = f'That is one of your keywords: "{keyword}".'
             return ClueVerdict(clue, error=ClueProblem("keyword", message, keyword))
     for keyword, spelling in known:
+        if _passes_for(clue_key, _squash(spelling)):
+            message = f'That looks like one of your keywords: "{keyword}".'
+            return ClueVerdict(clue, error=ClueProblem("keyword", message, keyword))
+    for keyword, spelling in known:
         if clue_key in _forms(spelling) or _squash(spelling) in _forms(clue_spelling):
             message = f'"{clue}" is a form of your keyword "{keyword}".'
+            return ClueVerdict(clue, error=ClueProblem("keyword_form", message, keyword))
+    for keyword, spelling in known:
+        if any(_passes_for(clue_key, form) for form in _forms(spelling)):
+            message = f'"{clue}" looks like a form of your keyword "{keyword}".'
             return ClueVerdict(clue, error=ClueProblem("keyword_form", message, keyword))
     for keyword, spelling in known:
         if _looks_related(clue_spelling, spelling):
@@ -199,17 +231,41 @@ def _shape_problem(clue: str) -> ClueProblem | None:
         return ClueProblem("too_long", f"A clue is at most {MAX_CLUE_LENGTH} characters.")
     if any(ch.isspace() for ch in clue):
         return ClueProblem("not_one_word", "A clue is one word: no spaces.")
-    return _character_problem(clue)
+    problem = _character_problem(clue)
+    if problem is None and disguised_mix(clue):
+        problem = ClueProblem(
+            "mixed_scripts", "Mixed alphabets in one word: write it in one script."
+        )
+    return problem
 
 
 def _character_problem(clue: str) -> ClueProblem | None:
-    """Letters and digits of any script; joiners only between them, one at a time."""
+    """Letters and digits of any script; joiners only between them, one at a time.
+
+    Nothing invisible, except a zero-width (non-)joiner between two letters of
+    a script that needs one.
+    """
     previous = ""  # "letter", "digit", "joiner" or "" at the start
+    letter = ""  # the last letter seen
     for index, ch in enumerate(clue):
         category = unicodedata.category(ch)
         following = clue[index + 1] if index + 1 < len(clue) else ""
-        if category[0] == "L":
+        if (
+            ch in _ZERO_WIDTH_JOINERS
+            and previous == "letter"
+            and _is_letter(following)
+            and _needs_joiners(letter)
+            and _needs_joiners(following)
+        ):
+            previous = "joiner"
+        elif is_invisible(ch):
+            return ClueProblem(
+                "bad_character",
+                f"{_show(ch)} is an invisible character: a clue holds only what shows.",
+            )
+        elif category[0] == "L":
             previous = "letter"
+            letter = ch
         elif category[0] == "N":
             previous = "digit"
         elif category[0] == "M" and previous == "letter":
@@ -220,8 +276,6 @@ def _character_problem(clue: str) -> ClueProblem | None:
                     "bad_character",
                     "A hyphen or apostrophe goes inside the word, between letters or digits.",
                 )
-            previous = "joiner"
-        elif ch in _ZERO_WIDTH_JOINERS and previous == "letter" and _is_letter(following):
             previous = "joiner"
         else:
             return ClueProblem(
@@ -240,11 +294,26 @@ def _is_letter(ch: str) -> bool:
     return bool(ch) and unicodedata.category(ch)[0] == "L"
 
 
+def _needs_joiners(letter: str) -> bool:
+    return script(letter) in _JOINING_SCRIPTS
+
+
 def _show(ch: str) -> str:
     """A refused character as a person can see it, even if it is invisible."""
-    if unicodedata.category(ch)[0] in "CZM":
+    if unicodedata.category(ch)[0] in "CZM" or is_invisible(ch):
         return f"U+{ord(ch):04X}"
     return f'"{ch}"'
+
+
+def _passes_for(clue_key: str, word_key: str) -> bool:
+    """Whether two squashed spellings look the same, letter for letter.
+
+    Never between two plain ASCII words: their readers tell the letters apart,
+    and a skeleton would make ``Bum`` the Keyword "Burn" (rn looks like m).
+    """
+    if clue_key.isascii() and word_key.isascii():
+        return False
+    return look_alike(clue_key, word_key)
 
 
 # --- keys, forms and stems ---------------------------------------------------------

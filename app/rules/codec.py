@@ -45,7 +45,10 @@ def room_to_data(room: Room) -> Data:
             {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
             for r in room.results
         ],
-        "chat": [{"seat": c.seat, "text": c.text, "at": c.at, "name": c.name} for c in room.chat],
+        "chat": [
+            {"id": c.id, "pid": c.pid, "text": c.text, "at": c.at, "name": c.name}
+            for c in room.chat
+        ],
     }
 
 
@@ -98,8 +101,30 @@ def room_from_data(data: Data) -> Room:
         clovers=tuple(_clover(c) for c in data["clovers"]),
         resolution=None if res is None else _resolution(res),
         results=tuple(Result(**r) for r in data["results"]),
-        chat=tuple(ChatLine(**c) for c in data["chat"]),
+        chat=_chat(data["chat"], data["players"]),
     )
+
+
+def _chat(lines: list[Data], players: list[Data]) -> tuple[ChatLine, ...]:
+    """Chat lines; lines stored before they had ids and pids get them here.
+
+    Those older lines named their author by seat at the time: the player in
+    that seat now is the best guess left, and the name kept with the line is
+    what the table is shown anyway.
+    """
+    chat = []
+    for number, line in enumerate(lines, start=1):
+        if "pid" in line:
+            chat.append(ChatLine(**line))
+            continue
+        seat = line.get("seat", -1)
+        pid = players[seat]["pid"] if 0 <= seat < len(players) else -1
+        chat.append(
+            ChatLine(
+                id=number, pid=pid, text=line["text"], at=line["at"], name=line.get("name", "")
+            )
+        )
+    return tuple(chat)
 
 
 def _card(data: Data) -> Card:

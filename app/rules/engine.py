@@ -21,6 +21,7 @@ from app.rules.clues import check_clue, fold
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
+from app.rules.lookalikes import is_visible_name, look_alike
 from app.rules.scoring import check
 from app.rules.state import (
     CHAT_KEPT,
@@ -80,7 +81,8 @@ def _join(room: Room, name: str) -> Room:
     if len(room.players) >= MAX_PLAYERS:
         raise errors.RoomFull()
     name = clean_name(name)
-    if any(fold(p.name) == fold(name) for p in room.players):
+    # A name that looks like a seated player's could pass for them in the seats and the chat.
+    if any(fold(p.name) == fold(name) or look_alike(p.name, name) for p in room.players):
         raise errors.NameTaken()
     player = Player(pid=room.next_pid, name=name)
     return replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
@@ -98,9 +100,14 @@ def is_plain_text(text: str) -> bool:
 
 
 def clean_name(name: str) -> str:
-    """A player's name as shown: trimmed, inner runs of spaces folded, 1..24 characters."""
+    """A player's name as shown: trimmed, inner runs of spaces folded, 1..24 visible characters.
+
+    Every character must show: an invisible one (a zero-width space, a Hangul
+    filler, a Braille blank) would make a name that looks like another's, or
+    like no name. Emoji keep their joiners and presentation selectors.
+    """
     name = " ".join(name.split())
-    if not name or len(name) > MAX_NAME_LENGTH or not name.isprintable():
+    if not name or len(name) > MAX_NAME_LENGTH or not is_visible_name(name):
         raise errors.BadName()
     return name
 
@@ -117,7 +124,13 @@ def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> 
     _need_host(room, seat)
     if not 0 <= action.seat < len(room.players):
         raise errors.BadSeat()
-    if action.seat == seat or room.players[action.seat].present:
+    if action.seat == seat:
+        raise errors.PlayerPresent()
+    if action.seat == room.host:
+        # A stand-in holds the host's controls only while the host is away; the
+        # host keeps the seat and the title and gets the controls back on return.
+        raise errors.HostStays()
+    if room.players[action.seat].present:
         raise errors.PlayerPresent()
     return _without(room, action.seat)
 
@@ -363,7 +376,10 @@ def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Ro
     res = room.resolution
     if res is not None and seat == room.spectator() and not res.checked:
         raise errors.SpectatorSilent()
-    line = ChatLine(seat=seat, text=text, at=action.at, name=room.players[seat].name)
+    author = room.players[seat]
+    line = ChatLine(
+        id=room.last_chat_id() + 1, pid=author.pid, text=text, at=action.at, name=author.name
+    )
     return replace(room, chat=(*room.chat, line)[-CHAT_KEPT:])
 
 

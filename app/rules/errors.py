@@ -66,6 +66,9 @@ SpectatorSilent = _named(
 )
 NotLockHolder = _named(Forbidden, "not_lock_holder", "Only the lock holder can lock the clover in.")
 NotSystem = _named(Forbidden, "not_system", "Only the server reports who is present.")
+HostStays = _named(
+    Forbidden, "host_stays", "The host cannot be removed: their controls come back when they do."
+)
 
 # 409: when and in what state
 WrongPhase = _named(Conflict, "wrong_phase", "That is not possible in this phase of the game.")
@@ -91,7 +94,7 @@ AlreadyChecked = _named(Conflict, "already_checked", "This clover has been check
 NotChecked = _named(Conflict, "not_checked", "This clover has not been checked yet.")
 
 # 422: malformed
-BadName = _named(Invalid, "bad_name", "A name is 1 to 24 characters.")
+BadName = _named(Invalid, "bad_name", "A name is 1 to 24 visible characters.")
 NameTaken = _named(Invalid, "name_taken", "Someone at this table already has that name.")
 BadDecoys = _named(Invalid, "bad_decoys", "The number of decoys is 1 to 4.")
 BadSpot = _named(Invalid, "bad_spot", "A spot is 0 to 3.")

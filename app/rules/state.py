@@ -128,11 +128,20 @@ class Result:
 
 @dataclass(frozen=True)
 class ChatLine:
-    seat: int
+    """One line of the table's chat.
+
+    Its author is named by ``pid``, which never changes: seats move down when
+    someone leaves the lobby, so a seat number would soon point at someone
+    else. ``id`` numbers the room's lines from 1, so a client that has seen
+    line 41 can be sent only the lines after it.
+    """
+
+    id: int
+    pid: int
     text: str
     at: str
     name: str = ""
-    """The author's name when they spoke: seats move when someone leaves the lobby."""
+    """The author's name when they spoke, kept after they leave."""
 
 
 @dataclass(frozen=True)
@@ -201,3 +210,7 @@ class Room:
 
     def total(self) -> int:
         return sum(r.score for r in self.results)
+
+    def last_chat_id(self) -> int:
+        """The id of the newest chat line, 0 before the first."""
+        return self.chat[-1].id if self.chat else 0

@@ -25,10 +25,19 @@ from app.rules.state import Clover, Resolution, Room
 View = dict[str, Any]
 
 
-def view(room: Room, seat: int | None) -> View:
-    """The room as ``seat`` may see it (``None``: someone without a seat)."""
+def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View:
+    """The room as ``seat`` may see it (``None``: someone without a seat).
+
+    With ``chat_after`` (a chat line id), ``chat`` holds only the lines after
+    it: an answer or event following one change carries what that change
+    added to the chat, not the whole chat again (200 long lines would make
+    every move weigh hundreds of KB). ``chat_after`` is in the view too, so a
+    client knows whether to replace its chat (``null``) or append to it.
+    """
     if seat is not None and not 0 <= seat < len(room.players):
         seat = None
+    seats = {p.pid: s for s, p in enumerate(room.players)}
+    chat = room.chat if chat_after is None else [c for c in room.chat if c.id > chat_after]
     own_clover = room.clovers[seat] if room.phase == "clues" and seat is not None else None
     return {
         "code": room.code,
@@ -39,6 +48,7 @@ def view(room: Room, seat: int | None) -> View:
         "players": [
             {
                 "seat": s,
+                "id": p.pid,
                 "name": p.name,
                 "host": s == room.acting_host(),
                 "present": p.present,
@@ -55,7 +65,18 @@ def view(room: Room, seat: int | None) -> View:
         ],
         "total": room.total(),
         "max": max_score(len(room.players)),
-        "chat": [{"seat": c.seat, "name": c.name, "text": c.text, "at": c.at} for c in room.chat],
+        "chat": [
+            {
+                "id": c.id,
+                "player": c.pid,
+                "seat": seats.get(c.pid),
+                "name": c.name,
+                "text": c.text,
+                "at": c.at,
+            }
+            for c in chat
+        ],
+        "chat_after": chat_after,
     }
 
 

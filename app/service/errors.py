@@ -29,5 +29,11 @@ class RateLimited(RuleError):
     default_message = "Too many tries from here; wait a minute and try again."
 
 
+class ChatTooFast(RuleError):
+    code = "chat_too_fast"
+    status = 429
+    default_message = "You are sending messages too fast: wait a moment and try again."
+
+
 class DeckTooSmallForAnyGame(Exception):
     """Raised at launch: no game could ever be dealt from this deck."""

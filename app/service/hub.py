@@ -28,6 +28,9 @@ class Change:
     seq: int
     room: Room
     action: dict[str, Any] | None
+    chat_after: int | None = None
+    """The id of the last chat line before this change; ``None`` for a resynchronizing
+    change (the current state, not one action), which carries the whole chat."""
     rendered: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
     """What streams built from this change, by (kind, seat): every stream of a
     seat sends the same bytes, so a room's change is rendered once per seat

@@ -7,10 +7,17 @@ from collections.abc import Callable
 
 
 class RateLimiter:
-    """A token bucket per key: ``rate`` per minute, bursts up to ``rate``."""
+    """A token bucket per key: ``per_minute`` on average, bursts up to ``burst``
+    (by default as many as a minute allows)."""
 
-    def __init__(self, per_minute: int, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity = float(per_minute)
+    def __init__(
+        self,
+        per_minute: int,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        burst: int | None = None,
+    ) -> None:
+        self.capacity = float(per_minute if burst is None else burst)
         self.refill = per_minute / 60.0
         self.clock = clock
         self._buckets: dict[str, tuple[float, float]] = {}

@@ -40,10 +40,11 @@ from app.rules.state import Room
 from app.rules.views import View, view
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_token
-from app.service.errors import NotSeated, RoomNotFound, StaleAction
+from app.service.errors import ChatTooFast, NotSeated, RoomNotFound, StaleAction
 from app.service.hub import Change, Ping, RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
+from app.service.ratelimit import RateLimiter
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -85,6 +86,7 @@ class RoomService:
         cluster: Cluster | None = None,
         clock: Clock = utcnow,
         writer: SqliteWriter | None = None,
+        chat_limits: RateLimiter | None = None,
     ) -> None:
         self.sessions = sessions
         self.cluster: Cluster = cluster or LocalCluster({})
@@ -100,6 +102,8 @@ class RoomService:
         self._reading: dict[tuple[str, str], asyncio.Future[Any]] = {}
         self.writer = writer
         """SQLite in one process: every write goes through its one writer thread."""
+        self.chat_limits = chat_limits or RateLimiter(60, burst=8)
+        """Per seat and per process: a few lines at once, then about one a second."""
 
     # --- creating and joining -------------------------------------------------
 
@@ -157,16 +161,21 @@ class RoomService:
 
     async def act(
         self, code: str, seat: Seat, action: act.Action, expect_seq: int | None = None
-    ) -> Room:
-        """A player's action. Marks them present first, so absence never blocks them."""
+    ) -> Change:
+        """A player's action, and what it changed. Marks them present first, so absence
+        never blocks them. Chat is limited per seat: a burst, then about a line a second."""
         self.presence.touch(code, seat.pid)
+        if isinstance(action, act.Say) and not self.chat_limits.allow(f"{code}:{seat.pid}"):
+            raise ChatTooFast()
         cached = self._rooms.get(code)
         if isinstance(action, act.Kick) or (
             cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players)
         ):
             # A kick must judge presence as it is now, not as of the last sweep.
             await self.sync_presence(code)
-        return await self.apply(code, seat.pid, lambda _room: action, expect_seq=expect_seq)
+        return await _to_the_end(
+            self._apply(code, seat.pid, lambda _room: action, expect_seq, None)
+        )
 
     async def apply(
         self,
@@ -184,7 +193,8 @@ class RoomService:
         in the writer thread while our copy of the room stayed behind, and
         every later action on that room would be refused as stale.
         """
-        return await _to_the_end(self._apply(code, pid, action_for, expect_seq, also))
+        change = await _to_the_end(self._apply(code, pid, action_for, expect_seq, also))
+        return change.room
 
     async def _apply(
         self,
@@ -193,7 +203,7 @@ class RoomService:
         action_for: ActionFor,
         expect_seq: int | None,
         also: AlsoSave | None,
-    ) -> Room:
+    ) -> Change:
         async with self.locks.hold(code):
             if self.writer is not None:
                 # SQLite, one process: our copy is the truth and the room's lock is
@@ -201,7 +211,7 @@ class RoomService:
                 room = self._rooms.get(code) or await self.load(code)
                 decided = self._decide(room, pid, action_for, expect_seq, also)
                 if decided is None:
-                    return room
+                    return Change(room.seq, room, None)
                 action, seat, new, rows = decided
                 try:
                     await self.writer.write(lambda db: _save(db, room, new, rows))
@@ -213,16 +223,16 @@ class RoomService:
                     room = await self._load_for_update(session, code)
                     decided = self._decide(room, pid, action_for, expect_seq, also)
                     if decided is None:
-                        return room
+                        return Change(room.seq, room, None)
                     action, seat, new, rows = decided
                     await session.run_sync(lambda s: _save(s.connection(), room, new, rows))
                     await self.cluster.room_changed(session, code, new.seq)
             if new.phase == "finished" and room.phase != "finished":
                 self._forget_legends(code)
             self._rooms[code] = new
-            summary = {"type": ACTION_NAMES[type(action)], "seat": seat}
-            self.hub.publish(code, Change(new.seq, new, summary))
-        return new
+            change = Change(new.seq, new, happened(action, seat, room, new), room.last_chat_id())
+            self.hub.publish(code, change)
+        return change
 
     def _decide(
         self,
@@ -256,6 +266,7 @@ class RoomService:
                 room=room.code,
                 seq=new.seq,
                 seat=seat,
+                player=new.players[seat].pid if isinstance(action, act.Join) else pid,
                 action=action_to_data(action),
                 at=now,
                 state=room_to_data(new) if isinstance(action, CHECKPOINTS) else None,
@@ -318,11 +329,11 @@ class RoomService:
         ).scalars()
         for row in rows:
             try:
+                action = action_from_data(row.action)
+                actor = None if isinstance(action, act.Join | act.Presence) else row.seat
                 if row.state is not None:
                     new = room_from_data(row.state)
                 else:
-                    action = action_from_data(row.action)
-                    actor = None if isinstance(action, act.Join | act.Presence) else row.seat
                     new = apply(room, actor, action, deck=self.deck.cards)
             except Exception:
                 log.warning("replay of %s at seq %s failed; reading the room", room.code, row.seq)
@@ -343,7 +354,8 @@ class RoomService:
                 self._forget_legends(room.code)
             self._rooms[room.code] = new
             self.hub.publish(
-                room.code, Change(new.seq, new, {"type": row.action["type"], "seat": row.seat})
+                room.code,
+                Change(new.seq, new, happened(action, row.seat, room, new), room.last_chat_id()),
             )
             room = new
         return room
@@ -425,11 +437,28 @@ class RoomService:
             if row is None:
                 return None
             seat = self._seats[token_hash] = Seat(row.room, row.pid)
-        return seat if seat.code == code else None
+        if seat.code != code:
+            return None
+        return seat if await self._still_seated(seat) else None
 
-    async def room_view(self, room: Room, seat: int | None) -> View:
+    async def _still_seated(self, seat: Seat) -> bool:
+        """Whether the player still sits in the room: a seat link of someone who
+        left or was removed opens nothing. Our copy of the room answers first; only
+        if it says no is the room read again (another process may have seated them)."""
+        cached = self._rooms.get(seat.code)
+        if cached is not None and cached.seat_of(seat.pid) is not None:
+            return True
+        try:
+            room = await self.load(seat.code)
+        except RoomNotFound:
+            return False
+        return room.seat_of(seat.pid) is not None
+
+    async def room_view(
+        self, room: Room, seat: int | None, *, chat_after: int | None = None
+    ) -> View:
         """The per-seat view, plus the room's best game from the Record of Legends."""
-        data = view(room, seat)
+        data = view(room, seat, chat_after=chat_after)
         data["best"] = await self.best(room.code)
         data["record"] = room.phase == "finished" and await self.is_record(room.code)
         return data
@@ -464,7 +493,12 @@ class RoomService:
         room: str | None = None,
         limit: int = 20,
     ) -> list[dict[str, Any]]:
-        """The Record of Legends, best score first (the earliest first among equals)."""
+        """The Record of Legends, best score first (the earliest first among equals).
+
+        A room code is the room's only secret (it reads the chat and joins the next
+        game), so legends carry one only when asked for one room's legends, which
+        the web layer answers to that room's own players alone.
+        """
         query = select(LegendRow).order_by(
             desc(LegendRow.score), LegendRow.finished_at, LegendRow.id
         )
@@ -478,7 +512,8 @@ class RoomService:
             rows = (await session.execute(query.limit(limit))).scalars().all()
         return [
             {
-                "room": r.room,
+                "id": r.id,
+                **({"room": r.room} if room is not None else {}),
                 "finished_at": iso(r.finished_at),
                 "players": list(r.players),
                 "player_count": r.player_count,
@@ -643,6 +678,20 @@ class RoomService:
             self.presence.forget(code)
         self._seats = {h: s for h, s in self._seats.items() if s.code not in codes}
         return len(codes)
+
+
+def happened(action: act.Action, seat: int | None, before: Room, after: Room) -> dict[str, Any]:
+    """Who did what, as the streams tell it: never an action's content (a clue, a
+    card), only its type and its author, by seat then, player id and name (public
+    at the table). A removal also names who was removed, who no longer has a seat."""
+    summary: dict[str, Any] = {"type": ACTION_NAMES[type(action)], "seat": seat}
+    if seat is not None:
+        actor = (after if isinstance(action, act.Join) else before).players[seat]
+        summary["player"] = actor.pid
+        summary["name"] = actor.name
+    if isinstance(action, act.Kick) and 0 <= action.seat < len(before.players):
+        summary["removed"] = before.players[action.seat].name
+    return summary
 
 
 async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:

@@ -8,15 +8,17 @@ from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.service.codes import normalize_code
-from app.service.errors import RateLimited
+from app.service.errors import RateLimited, RoomNotFound
 from app.service.rooms import Seat, iso
 from app.web.deps import (
     CodeDep,
-    OptionalSeat,
+    ReaderSeat,
     RequiredSeat,
     ServiceDep,
+    check_lookup_rate,
     client_key,
     cookie_name,
+    seat_in,
 )
 from app.web.schemas import (
     ActionIn,
@@ -70,8 +72,9 @@ async def join_room(
 
 
 @router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=dict[str, Any])
-async def get_room(code: CodeDep, seat: OptionalSeat, service: ServiceDep) -> JSONResponse:
-    """The room as the caller's seat may see it; without a seat, the public view."""
+async def get_room(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> JSONResponse:
+    """The room as the caller's seat may see it, with the whole recent chat; without a
+    seat, the public view (rate-limited per client address: a code is a room's secret)."""
     room = await service.load(code)
     if seat is not None:
         service.presence.touch(code, seat.pid)
@@ -86,23 +89,40 @@ async def post_action(
     service: ServiceDep,
     body: Annotated[ActionIn, Body()],
 ) -> ActionOut:
-    """Apply one action for the caller's seat; the answer is the new state, already on disk."""
-    room = await service.act(code, seat, to_action(body, iso(service.clock())), body.seq)
-    return ActionOut(seq=room.seq, state=await service.room_view(room, _seat_index(room, seat)))
+    """Apply one action for the caller's seat; the answer is the new state, already on disk.
+
+    Its `chat` holds only the lines this action added (`chat_after` says after which
+    line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
+    """
+    change = await service.act(code, seat, to_action(body, iso(service.clock())), body.seq)
+    room = change.room
+    state = await service.room_view(room, _seat_index(room, seat), chat_after=change.chat_after)
+    return ActionOut(seq=room.seq, state=state)
 
 
-@router.get("/legends", response_model=LegendsOut)
+@router.get(
+    "/legends", response_model=LegendsOut, response_model_exclude_none=True, responses=ROOM_ERRORS
+)
 async def legends(
+    request: Request,
     service: ServiceDep,
     players: Annotated[int | None, Query(ge=3, le=6)] = None,
     decoys: Annotated[int | None, Query(ge=1, le=4)] = None,
     room: Annotated[str | None, Query(max_length=12)] = None,
     limit: Annotated[int, Query(ge=1, le=100)] = 20,
 ) -> LegendsOut:
-    """The Record of Legends: finished games, best score first."""
-    code = normalize_code(room) if room else None
-    if room and code is None:
-        return LegendsOut(legends=[])  # no room can have that code
+    """The Record of Legends: finished games, best score first.
+
+    Public legends carry no room code: a code opens its room. With `room=CODE` and a
+    seat of that room, that room's own legends, each with its `room`; without such a
+    seat, 404 as for an unknown room.
+    """
+    code = None
+    if room is not None:
+        code = normalize_code(room)
+        if code is None or await seat_in(request, code, service) is None:
+            await check_lookup_rate(request, service)
+            raise RoomNotFound()
     rows = await service.legends(players=players, decoys=decoys, room=code, limit=limit)
     return LegendsOut.model_validate({"legends": rows})
 

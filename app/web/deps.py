@@ -9,7 +9,7 @@ from fastapi import Depends, Request
 
 from app.rules.errors import Forbidden
 from app.service.codes import normalize_code
-from app.service.errors import NotSeated, RoomNotFound
+from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService, Seat
 
 COOKIE_PREFIX = "soclover_"
@@ -56,6 +56,27 @@ async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) ->
     return await service.seat_for(code, token)
 
 
+async def reader_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat | None:
+    """The caller's seat, if any. Someone without one is reading a room by its code,
+    the room's only secret: that is rate-limited per client address, like joining,
+    so codes cannot be enumerated."""
+    seat = await optional_seat(request, code, service)
+    if seat is None:
+        await check_lookup_rate(request, service)
+    return seat
+
+
+async def check_lookup_rate(request: Request, service: RoomService) -> None:
+    if not await service.cluster.allow("lookup", client_key(request)):
+        raise RateLimited()
+
+
+async def seat_in(request: Request, code: str, service: RoomService) -> Seat | None:
+    """The caller's seat in ``code`` (a code already normalized), from token or cookie."""
+    token, _ = _token(request, code)
+    return await service.seat_for(code, token)
+
+
 async def required_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat:
     token, from_cookie = _token(request, code)
     seat = await service.seat_for(code, token)
@@ -85,6 +106,7 @@ def check_same_origin(request: Request) -> None:
 
 
 OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]
+ReaderSeat = Annotated[Seat | None, Depends(reader_seat)]
 RequiredSeat = Annotated[Seat, Depends(required_seat)]
 
 

@@ -2,7 +2,7 @@
 
 Each event has ``id: <seq>`` and carries the state as the receiving seat may
 see it, built from the per-seat view at send time (never from raw state), and
-who did what (``{"type", "seat"}``, never the action's content). A client that
+who did what (``{"type", "seat", "player", "name"}``, never the action's content). A client that
 reconnects with ``Last-Event-ID`` is sent each change it missed, in order, or
 the current state when the server no longer holds them all. An open stream is
 its player's presence at the table.
@@ -19,11 +19,11 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from app.jsontext import to_bytes
 from app.service.hub import Change, Ping
 from app.service.rooms import RoomService, Seat
-from app.web.deps import CodeDep, OptionalSeat, ServiceDep
+from app.web.deps import CodeDep, ReaderSeat, ServiceDep
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-STREAM_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 PING_COMMENT = b": ping\r\n\r\n"
 """Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
 
@@ -34,9 +34,13 @@ PING_COMMENT = b": ping\r\n\r\n"
     responses={200: {"content": {"text/event-stream": {}}}},
 )
 async def room_events(
-    code: CodeDep, request: Request, seat: OptionalSeat, service: ServiceDep
+    code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep
 ) -> EventSourceResponse:
-    """Every change of the room as a `state` event; honours `Last-Event-ID`."""
+    """Every change of the room as a `state` event; honours `Last-Event-ID`.
+
+    The first event carries the current state with the whole recent chat
+    (`chat_after` null); each later one only the chat lines its change added.
+    """
     await service.load(code)  # 404 before the stream opens
     return EventSourceResponse(
         _events(service, code, seat, _last_event_id(request)),
@@ -69,7 +73,7 @@ async def _event(service: RoomService, seat: Seat | None, change: Change) -> byt
         data: dict[str, Any] = {
             "seq": change.seq,
             "action": change.action,
-            "state": await service.room_view(change.room, index),
+            "state": await service.room_view(change.room, index, chat_after=change.chat_after),
         }
         encoded = change.rendered[key] = ServerSentEvent(
             data=to_bytes(data).decode(), event="state", id=str(change.seq)

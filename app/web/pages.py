@@ -3,7 +3,11 @@
 Forms post to ``/r/{code}/act``; the answer to an htmx request is 204 (the
 live stream brings the change to every screen, this one included) or an error
 message for the flash area. Without JavaScript, forms still work: the answer
-is a redirect back to the room.
+is a redirect back to the room, or the page again with the refusal on it.
+
+Every refusal a person can reach shows the form again with its message and
+what they typed, under the refusal's own 4xx status: a form never answers with
+a bare error or a 500.
 """
 
 from __future__ import annotations
@@ -16,14 +20,22 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
 
 from app.rules.clues import check_clue
-from app.rules.errors import RuleError
+from app.rules.errors import BadDecoys, CluesRejected, RuleError
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
 from app.service.codes import normalize_code
 from app.service.errors import RateLimited, RoomNotFound
 from app.service.rooms import RoomService, Seat, iso
 from app.web import render
 from app.web.api import set_seat_cookie
-from app.web.deps import OptionalSeat, ServiceDep, check_same_origin, client_key, cookie_name
+from app.web.deps import (
+    OptionalSeat,
+    ServiceDep,
+    check_lookup_rate,
+    check_same_origin,
+    client_key,
+    cookie_name,
+    seat_in,
+)
 from app.web.schemas import ActionIn, to_action
 
 router = APIRouter(include_in_schema=False)
@@ -31,6 +43,8 @@ router = APIRouter(include_in_schema=False)
 ACTION = TypeAdapter(ActionIn)
 NUMBERS = ("spot", "rotation", "turns", "decoys", "seat", "seq")
 TEXTS = ("type", "card", "text")
+MAX_FIELD = 200
+"""Characters kept of a typed field shown back on a refused form (the rules allow far less)."""
 
 
 def html(content: str, status: int = 200) -> HTMLResponse:
@@ -42,15 +56,30 @@ def is_htmx(request: Request) -> bool:
 
 
 def flash_response(message: str, status: int) -> HTMLResponse:
-    """An error for the flash area of the page that sent the form."""
+    """An error for the flash area of the page that sent the form.
+
+    The forms name the flash area as their target (``hx-target="#flash"``),
+    resolved when they are sent: a live update may replace the form before its
+    answer comes back, and a target looked up from a replaced form finds nothing.
+    """
     response = html(render.flash(message), status)
-    response.headers["HX-Retarget"] = "#flash"
     response.headers["HX-Reswap"] = "innerHTML"
     return response
 
 
 def see_room(code: str) -> RedirectResponse:
     return RedirectResponse(f"/r/{code}", status_code=303)
+
+
+def site(request: Request) -> str:
+    """The address players reach us at: the configured one, else this request's."""
+    public_url: str | None = request.app.state.settings.public_url
+    return public_url or str(request.base_url).rstrip("/")
+
+
+def typed(form: FormData, key: str) -> str:
+    value = form.get(key)
+    return value[:MAX_FIELD] if isinstance(value, str) else ""
 
 
 async def legends_by_count(service: RoomService, limit: int = 3) -> dict[int, list[dict[str, Any]]]:
@@ -61,11 +90,12 @@ async def legends_by_count(service: RoomService, limit: int = 3) -> dict[int, li
 
 
 @router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
-async def home(request: Request, service: ServiceDep) -> HTMLResponse:
-    return html(await _home(request, service))
+async def home(request: Request, service: ServiceDep, left: str | None = None) -> HTMLResponse:
+    """The home page; ``?left=CODE`` after leaving a room says which one."""
+    return html(await _home(service, left=normalize_code(left) if left else None))
 
 
-async def _home(request: Request, service: RoomService, **context: Any) -> str:
+async def _home(service: RoomService, **context: Any) -> str:
     return render.page(
         "home",
         legends=await legends_by_count(service),
@@ -75,35 +105,44 @@ async def _home(request: Request, service: RoomService, **context: Any) -> str:
 
 
 @router.post("/rooms")
-async def create_room(
-    request: Request,
-    service: ServiceDep,
-    name: Annotated[str, Form(max_length=100)] = "",
-    decoys: Annotated[int, Form(ge=MIN_DECOYS, le=MAX_DECOYS)] = MIN_DECOYS,
-) -> Response:
-    check_same_origin(request)
+async def create_room(request: Request, service: ServiceDep) -> Response:
+    form = await request.form()
+    name, decoys_typed = typed(form, "name"), typed(form, "decoys")
     try:
+        check_same_origin(request)
+        decoys = _decoys(decoys_typed)
         if not await service.cluster.allow("create", client_key(request)):
             raise RateLimited()
         room, token = await service.create(name, decoys)
     except RuleError as error:
-        page = await _home(request, service, create_error=error.message, name=name)
+        page = await _home(service, create_error=error.message, name=name, decoys=decoys_typed)
         return html(page, error.status)
     response = see_room(room.code)
     set_seat_cookie(request, response, room.code, token)
     return response
 
 
+def _decoys(typed: str) -> int:
+    if not typed.strip():
+        return MIN_DECOYS
+    try:
+        return int(typed)
+    except ValueError:
+        raise BadDecoys() from None
+
+
 @router.post("/join")
-async def join_by_code(
-    request: Request,
-    service: ServiceDep,
-    code: Annotated[str, Form(max_length=40)] = "",
-) -> Response:
+async def join_by_code(request: Request, service: ServiceDep) -> Response:
+    """The home page's join form: the room's page if the code opens one."""
+    code = typed(await request.form(), "code")
     normalized = normalize_code(code)
-    if normalized is None:
-        page = await _home(request, service, join_error=RoomNotFound.default_message, code=code)
-        return html(page, 404)
+    try:
+        if normalized is None:
+            raise RoomNotFound()
+        await check_lookup_rate(request, service)
+        await service.load(normalized)
+    except RuleError as error:
+        return html(await _home(service, join_error=error.message, code=code), error.status)
     return see_room(normalized)
 
 
@@ -111,18 +150,19 @@ async def join_by_code(
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-async def room_page(
-    request: Request, code: str, seat: OptionalSeat, service: ServiceDep
-) -> HTMLResponse:
+async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLResponse:
     normalized = normalize_code(code)
-    room = None
-    if normalized is not None:
-        try:
-            room = await service.load(normalized)
-        except RoomNotFound:
-            room = None
-    if room is None or normalized is None:
-        return html(render.page("missing", code=code), 404)
+    if normalized is None:
+        return missing(code)
+    seat = await seat_in(request, normalized, service)
+    try:
+        if seat is None:
+            await check_lookup_rate(request, service)
+        room = await service.load(normalized)
+    except RoomNotFound:
+        return missing(code)
+    except RateLimited as error:
+        return html(render.page("error", message=error.message), error.status)
     index = None if seat is None else room.seat_of(seat.pid)
     view = await service.room_view(room, index)
     if index is None:
@@ -130,97 +170,191 @@ async def room_page(
     assert seat is not None
     service.presence.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
-    context = await region_context(service, view, request)
+    context = await region_context(service, view, site(request))
     return html(
         render.page(
             "room",
-            device_url=f"{site(request)}/r/{normalized}/seat/{token}" if token else None,
+            device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
             **context,
         )
     )
 
 
-def site(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+def missing(code: str) -> HTMLResponse:
+    return html(render.page("missing", code=code[:MAX_FIELD]), 404)
 
 
-async def region_context(
-    service: RoomService, view: dict[str, Any], request: Request
-) -> dict[str, Any]:
-    """Everything the live regions render from: the seat's view and public legends."""
-    extra: dict[str, Any] = {"invite_url": f"{site(request)}/r/{view['code']}"}
+async def region_context(service: RoomService, view: dict[str, Any], site: str) -> dict[str, Any]:
+    """Everything the live regions render from: the seat's view, public legends, and
+    ``site``, the address in front of the invite link ("" in a shared live update)."""
+    extra: dict[str, Any] = {"site": site}
     if view["phase"] == "finished":
         extra["server_legends"] = await service.legends(players=len(view["players"]), limit=5)
     return render.room_context(view, **extra)
 
 
 @router.post("/r/{code}/join")
-async def join_room(
-    request: Request,
-    code: str,
-    service: ServiceDep,
-    name: Annotated[str, Form(max_length=100)] = "",
-) -> Response:
+async def join_room(request: Request, code: str, service: ServiceDep) -> Response:
     normalized = normalize_code(code)
     if normalized is None:
-        return html(render.page("missing", code=code), 404)
-    check_same_origin(request)
+        return missing(code)
+    name = typed(await request.form(), "name")
     try:
+        check_same_origin(request)
         if not await service.cluster.allow("join", client_key(request)):
             raise RateLimited()
         _, token, _ = await service.join(normalized, name)
-    except RuleError as error:
-        if error.status == 404:
-            return html(render.page("missing", code=code), 404)
-        room = await service.load(normalized)
+    except RuleError as refusal:
+        if refusal.status == 404:
+            return missing(code)
+        try:
+            room = await service.load(normalized)
+        except RoomNotFound:
+            return missing(code)
         view = await service.room_view(room, None)
-        page = render.page("join", error=error.message, name=name, **render.room_context(view))
-        return html(page, error.status)
+        context = render.room_context(view)
+        return html(
+            render.page("join", error=refusal.message, name=name, **context), refusal.status
+        )
     response = see_room(normalized)
     set_seat_cookie(request, response, normalized, token)
     return response
 
 
-@router.get("/r/{code}/seat/{token}")
-async def take_seat(request: Request, code: str, token: str, service: ServiceDep) -> Response:
-    """The "play on another device" link: the same seat, on this browser too."""
+@router.get("/r/{code}/invite.svg")
+async def invite_qr(
+    request: Request, code: str, seat: OptionalSeat, service: ServiceDep
+) -> Response:
+    """The invite link as a QR code, for the address this page was asked for.
+
+    It only draws the code it is given (no room is read), so it tells nothing
+    about which rooms exist; without a seat it still counts as a lookup.
+    """
     normalized = normalize_code(code)
-    if normalized is None or await service.seat_for(normalized, token) is None:
-        return html(render.page("missing", code=code), 404)
-    response = see_room(normalized)
-    set_seat_cookie(request, response, normalized, token)
+    if normalized is None:
+        return missing(code)
+    if seat is None:
+        await check_lookup_rate(request, service)
+    svg = render.qr_svg(f"{site(request)}/r/{normalized}")
+    return Response(
+        svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
+    )
+
+
+# --- a seat on another device ------------------------------------------------------
+
+
+@router.get("/r/{code}/seat", response_class=HTMLResponse)
+async def seat_page(code: str) -> HTMLResponse:
+    """The "play on another device" link: ``/r/CODE/seat#<token>``.
+
+    The token rides in the fragment, which browsers never send: it stays out of
+    every access log and proxy. Our script reads it and posts it below.
+    """
+    normalized = normalize_code(code)
+    if normalized is None:
+        return missing(code)
+    return html(render.page("seat", code=normalized))
+
+
+@router.post("/r/{code}/seat")
+async def take_seat(
+    request: Request, code: str, service: ServiceDep, token: Annotated[str, Form()] = ""
+) -> Response:
+    normalized = normalize_code(code)
+    if normalized is None:
+        return missing(code)
+    check_same_origin(request)
+    return await _seat_here(request, normalized, token, service)
+
+
+@router.get("/r/{code}/seat/{token}")
+async def take_seat_by_path(
+    request: Request, code: str, token: str, service: ServiceDep
+) -> Response:
+    """Seat links of the older form, with the token in the path (our access log redacts it)."""
+    normalized = normalize_code(code)
+    if normalized is None:
+        return missing(code)
+    return await _seat_here(request, normalized, token, service)
+
+
+async def _seat_here(request: Request, code: str, token: str, service: RoomService) -> Response:
+    """Sit in the token's seat on this browser too; a dead link says so and sets nothing."""
+    if await service.seat_for(code, token) is None:
+        await check_lookup_rate(request, service)
+        return html(render.page("seat-gone", code=code), 410)
+    response = see_room(code)
+    set_seat_cookie(request, response, code, token)
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
 
 
+# --- actions from the room page ----------------------------------------------------
+
+
 @router.post("/r/{code}/act")
-async def act(request: Request, code: str, seat: OptionalSeat, service: ServiceDep) -> Response:
+async def act(request: Request, code: str, service: ServiceDep) -> Response:
     """One action from a form or button of the room page."""
     normalized = normalize_code(code)
-    htmx = is_htmx(request)
-    if normalized is None or seat is None:
+    if normalized is None:
+        return missing(code)
+    seat = await seat_in(request, normalized, service)
+    if seat is None:
         message = "You have no seat in this room."
-        return flash_response(message, 401) if htmx else see_room(code)
+        return flash_response(message, 401) if is_htmx(request) else see_room(normalized)
     try:
         check_same_origin(request)
         form = await request.form()
-        then = form.get("then")
         action = to_action(ACTION.validate_python(form_body(form)), iso(service.clock()))
-        await service.act(normalized, seat, action)
-        if then == "done":
-            action = to_action(ACTION.validate_python({"type": "done"}), iso(service.clock()))
-            await service.act(normalized, seat, action)
+        change = await service.act(normalized, seat, action)
+        if form.get("then") == "done":
+            done = to_action(ACTION.validate_python({"type": "done"}), iso(service.clock()))
+            await service.act(normalized, seat, done)
+    except CluesRejected as error:
+        message = " ".join(detail.message for detail in error.details)
+        return await _refused(request, service, normalized, seat, message, error.status)
     except RuleError as error:
-        message = error.message
-        if hasattr(error, "details"):
-            message = " ".join(d.message for d in error.details)  # type: ignore[attr-defined]
-        return flash_response(message, error.status) if htmx else see_room(normalized)
+        return await _refused(request, service, normalized, seat, error.message, error.status)
     except ValidationError:
         message = "That action is not well formed."
-        return flash_response(message, 422) if htmx else see_room(normalized)
-    if htmx:
+        return await _refused(request, service, normalized, seat, message, 422)
+    if change.action is not None and change.action["type"] == "leave":
+        return _left(request, normalized)
+    if is_htmx(request):
         return Response(status_code=204)
     return see_room(normalized)
+
+
+def _left(request: Request, code: str) -> Response:
+    """After leaving: the home page, which says which room was left; the seat cookie goes."""
+    target = f"/?left={code}"
+    response: Response
+    if is_htmx(request):
+        response = Response(status_code=204, headers={"HX-Redirect": target})
+    else:
+        response = RedirectResponse(target, status_code=303)
+    response.delete_cookie(cookie_name(code), path="/")
+    return response
+
+
+async def _refused(
+    request: Request, service: RoomService, code: str, seat: Seat, message: str, status: int
+) -> Response:
+    """A refused action: its message in the flash area, or without JavaScript the room
+    page again with the message on it."""
+    if is_htmx(request):
+        return flash_response(message, status)
+    try:
+        room = await service.load(code)
+    except RoomNotFound:
+        return missing(code)
+    index = room.seat_of(seat.pid)
+    view = await service.room_view(room, index)
+    if index is None:
+        return html(render.page("join", error=message, **render.room_context(view)), status)
+    context = await region_context(service, view, site(request))
+    return html(render.page("room", flash=message, device_url=None, **context), status)
 
 
 def form_body(form: FormData) -> dict[str, Any]:

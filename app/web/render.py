@@ -8,13 +8,13 @@ logic beyond presentation (which words face which edge, who is who).
 
 from __future__ import annotations
 
+import io
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
-from markupsafe import Markup
 
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 
@@ -22,6 +22,9 @@ TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
 REGIONS = ("players", "stage", "chat", "chat-form", "announce")
 """The live regions of the room page, in the order a new stream sends them."""
+
+CHAT_SHOWN = 60
+"""Chat lines a page shows; the room keeps more, and new ones are appended live."""
 
 
 def edges(words: list[str] | None, rotation: int) -> list[str]:
@@ -42,10 +45,14 @@ def facing(board: list[dict[str, Any]], leaf: int) -> list[str | None]:
 
 
 @lru_cache(maxsize=256)
-def qr_svg(url: str) -> Markup:
-    """The invite link as an inline SVG QR code (no script, no request)."""
-    svg = segno.make(url, error="m").svg_inline(border=2, dark="#111", light="#fff", omitsize=True)
-    return Markup(svg)
+def qr_svg(url: str) -> str:
+    """The invite link as an SVG QR code (no script). Served as an image of its own,
+    built from the address the page was asked for, so no shared render depends on it."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(
+        out, kind="svg", border=2, dark="#111", light="#fff", omitsize=True, xmldecl=False
+    )
+    return out.getvalue().decode()
 
 
 def make_environment() -> Environment:
@@ -57,10 +64,10 @@ def make_environment() -> Environment:
     )
     env.filters["edges"] = edges
     env.globals.update(
+        CHAT_SHOWN=CHAT_SHOWN,
         SPOT_NAMES=SPOT_NAMES,
         LEAF_NAMES=LEAF_NAMES,
         facing=facing,
-        qr_svg=qr_svg,
         REGIONS=REGIONS,
     )
     return env
@@ -69,12 +76,19 @@ def make_environment() -> Environment:
 ENV = make_environment()
 
 
-def page(name: str, **context: Any) -> str:
-    return ENV.get_template(f"pages/{name}.html").render(**context)
+def page(template: str, /, **context: Any) -> str:
+    """A whole page. ``template`` is positional-only: a page's context may hold a
+    ``name`` of its own (the name a player typed)."""
+    return ENV.get_template(f"pages/{template}.html").render(**context)
 
 
-def region(name: str, context: dict[str, Any]) -> str:
-    return ENV.get_template(f"partials/_{name}.html").render(**context)
+def region(template: str, context: dict[str, Any]) -> str:
+    return ENV.get_template(f"partials/_{template}.html").render(**context)
+
+
+def chat_lines(lines: list[dict[str, Any]]) -> str:
+    """New chat lines as list items, appended to the chat on every screen."""
+    return ENV.get_template("partials/_chat-line.html").render(lines=lines)
 
 
 def flash(message: str) -> str:

@@ -189,7 +189,10 @@ class ActionOut(BaseModel):
 
 
 class Legend(BaseModel):
-    room: str
+    id: int
+    room: str | None = Field(
+        default=None, description="Only in a room's own legends, asked for by one of its players"
+    )
     finished_at: str
     players: list[str]
     player_count: int

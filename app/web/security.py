@@ -1,8 +1,16 @@
-"""Headers and limits every response gets: a strict CSP, no sniffing, small bodies."""
+"""Headers and limits every response gets: a strict CSP, no sniffing, small bodies,
+and no caching of anything but the static files.
+
+Pages, room reads, action answers and streams are all per seat (a Spectator's
+holds the solution), so none may be stored by a browser or a shared cache:
+``Cache-Control: no-store`` unless a route chose otherwise, and ``Vary`` on the
+headers that name the seat."""
 
 from __future__ import annotations
 
 import json
+import logging
+import re
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -59,11 +67,15 @@ class SecurityMiddleware:
                     raise BodyTooLarge()
             return message
 
+        per_seat = not path.startswith("/static/")
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
                 headers.extend(SECURITY_HEADERS)
                 headers.append((b"content-security-policy", csp.encode()))
+                if per_seat:
+                    headers = _per_seat(headers)
                 message = {**message, "headers": headers}
             await send(message)
 
@@ -78,6 +90,25 @@ class BodyTooLarge(StarletteHTTPException):
 
     def __init__(self) -> None:
         super().__init__(413, "That request is too large.")
+
+
+PER_SEAT_VARY = ("cookie", "authorization")
+
+
+def _per_seat(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``no-store`` (unless the route set its own caching) and ``Vary: Cookie, Authorization``."""
+    names = {name.lower() for name, _ in headers}
+    if b"cache-control" not in names:
+        headers.append((b"cache-control", b"no-store"))
+    vary = [v.decode("latin-1") for name, v in headers if name.lower() == b"vary"]
+    have = {part.strip().lower() for value in vary for part in value.split(",") if part.strip()}
+    missing = [name for name in PER_SEAT_VARY if name not in have]
+    if missing:
+        headers = [(name, value) for name, value in headers if name.lower() != b"vary"]
+        merged = [*(part.strip() for value in vary for part in value.split(",") if part.strip())]
+        merged += [name.title() for name in missing]
+        headers.append((b"vary", ", ".join(merged).encode("latin-1")))
+    return headers
 
 
 def _content_length(scope: Scope) -> int | None:
@@ -106,3 +137,31 @@ async def _too_large(send: Send) -> None:
         }
     )
     await send({"type": "http.response.body", "body": body})
+
+
+SEAT_LINK = re.compile(r"(/r/[^/?#\s]+/seat/)[^/?#\s]+")
+
+
+class RedactSeatLinks(logging.Filter):
+    """Keep seat secrets out of the access log.
+
+    Seat links of the older form carry their token in the path; the log line
+    keeps the room and drops the token (links now carry it after ``#``, which
+    browsers never send).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(
+            isinstance(arg, str) and "/seat/" in arg for arg in record.args
+        ):
+            record.args = tuple(
+                SEAT_LINK.sub(r"\1…", arg) if isinstance(arg, str) else arg for arg in record.args
+            )
+        return True
+
+
+def redact_access_log() -> None:
+    """Install the filter on uvicorn's access log (once, after uvicorn set up logging)."""
+    access = logging.getLogger("uvicorn.access")
+    if not any(isinstance(f, RedactSeatLinks) for f in access.filters):
+        access.addFilter(RedactSeatLinks())

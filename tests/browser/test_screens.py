@@ -51,6 +51,11 @@ OVERFLOW_JS = """(width) => {
 }"""
 
 
+BROKEN_IMAGES_JS = """() => [...document.images]
+    .filter(img => !img.complete || img.naturalWidth === 0)
+    .map(img => img.getAttribute("src"))"""
+
+
 class Screens:
     """Looks at one screen after another and gathers every problem found."""
 
@@ -74,6 +79,8 @@ class Screens:
                 print(f"axe on {where}, {scheme}:\n{report}")
                 self.problems.append(f"{where}, {scheme}: axe:\n{report}")
         page.emulate_media(color_scheme="light")
+        for src in page.evaluate(BROKEN_IMAGES_JS):
+            self.problems.append(f"{where}: an image that does not show: {src}")
         for small in page.evaluate(SMALL_TARGETS_JS, TAP):
             self.problems.append(f"{where}: target under {TAP}x{TAP}px: {small}")
         if self.size == "phone":
@@ -102,6 +109,19 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     visitor.goto(f"/r/{code}")
     visitor.page.locator("#join-name").wait_for()
     screens.look(visitor, "join")
+
+    # A seat link of someone who has left: opened as a player would (the token after
+    # "#", posted by the page's script), it says so.
+    gone = client.join(server.url, code, "Dot")
+    gone.act("leave")
+    visitor.allow(r"status of 410")
+    visitor.goto(f"/r/{code}/seat#{gone.token}")
+    visitor.page.locator("h1", has_text="This seat link no longer works").wait_for()
+    assert gone.token not in visitor.page.url
+    screens.look(visitor, "seat-gone")
+    visitor.goto(f"/?left={code}")
+    visitor.page.locator(".notice").wait_for()
+    screens.look(visitor, "home-left")
 
     pages = [browser(p.name, p) for p in players]
     for page in pages:
@@ -156,6 +176,8 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     assert screens.seen == [
         "home",
         "join",
+        "seat-gone",
+        "home-left",
         "lobby",
         "clues",
         "resolution",

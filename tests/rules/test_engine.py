@@ -297,7 +297,7 @@ def test_nobody_moves_a_checked_clover_and_anyone_moves_on():
     refused(room, seat, act.Remove(0), errors.AlreadyChecked)
     refused(room, seat, act.Agree(), errors.AlreadyChecked)
     spectator = room.spectator()
-    assert apply(room, spectator, act.Say("phew", "t")).chat[-1].seat == spectator
+    assert apply(room, spectator, act.Say("phew", "t")).chat[-1].pid == room.players[spectator].pid
     room = apply(room, spectator, act.Next())
     assert room.resolution.turn == 1 and room.spectator() == (spectator + 1) % 3
 

@@ -80,7 +80,9 @@ def test_an_action_whose_caller_is_cancelled_mid_write_still_lands_and_the_room_
         after = await service.load(room.code)
         assert after.decoys == 2
         assert after.seq == await _stored_seq(service, room.code)
-        again = await service.act(room.code, host, act.Settings(decoys=3), expect_seq=after.seq)
+        again = (
+            await service.act(room.code, host, act.Settings(decoys=3), expect_seq=after.seq)
+        ).room
         assert again.decoys == 3
         assert again.seq == after.seq + 1 == await _stored_seq(service, room.code)
 
@@ -96,7 +98,7 @@ def test_a_copy_behind_the_disk_is_refused_once_then_read_again(tmp_path: Path) 
         service._rooms[room.code] = behind  # as if a write had landed unseen
         with pytest.raises(StaleAction):
             await service.act(room.code, host, act.Settings(decoys=3))
-        again = await service.act(room.code, host, act.Settings(decoys=3))
+        again = (await service.act(room.code, host, act.Settings(decoys=3))).room
         assert again.decoys == 3
         assert again.seq == await _stored_seq(service, room.code)
 

@@ -70,6 +70,10 @@ class Server:
             **os.environ,
             "SOCLOVER_DATABASE_URL": self.database_url,
             "SOCLOVER_LOG_LEVEL": "warning",
+            # Tests read rooms without a seat and chat far more than people do; the
+            # tests of those limits set their own.
+            "SOCLOVER_LOOKUP_RATE_PER_MINUTE": "100000",
+            "SOCLOVER_CHAT_BURST": "100000",
             **self.env,
         }
         with self.log.open("ab") as log:

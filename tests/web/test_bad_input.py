@@ -623,7 +623,8 @@ def test_legends_with_bad_filters_are_422(api: str) -> None:
         "room=" + "X" * 100,
     ]:
         assert_error(http.get(f"{api}/api/legends?{query}"), 422)
-    assert http.get(f"{api}/api/legends?room=%00").status_code == 200
+    # no room has that code: 404, as for any room the caller has no seat in
+    assert assert_error(http.get(f"{api}/api/legends?room=%00"), 404)["code"] == "room_not_found"
 
 
 # --- properties: random JSON never gets a 500 -------------------------------------------------

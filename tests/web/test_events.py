@@ -21,7 +21,7 @@ def test_a_new_stream_starts_with_the_current_state_and_the_right_headers(api):
     try:
         assert s.status == 200
         assert s.response_headers["content-type"].startswith("text/event-stream")
-        assert s.response_headers["cache-control"] == "no-cache"
+        assert s.response_headers["cache-control"] == "no-store"
         assert s.response_headers["x-accel-buffering"] == "no"
         first = s.next()
         assert first.event == "state" and first.id == str(first.json["seq"])
@@ -60,7 +60,7 @@ def test_events_say_who_did_what_but_never_the_content(api):
         while not events or events[-1].json["action"]["type"] != "clues":
             events.append(s.next())
         clue_event = events[-1]
-        assert clue_event.json["action"] == {"type": "clues", "seat": 0}
+        assert clue_event.json["action"] == {"type": "clues", "seat": 0, "player": 0, "name": "Ada"}
         assert "Qz1" not in clue_event.data
     finally:
         s.close()

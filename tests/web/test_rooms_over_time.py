@@ -148,6 +148,36 @@ def test_the_host_removes_a_player_only_once_they_are_absent(make_server) -> Non
         cy_stream.close()
 
 
+def test_the_stand_in_host_never_removes_the_host_who_gets_the_controls_back(make_server) -> None:  # type: ignore[no-untyped-def]
+    api = make_server(**FAST_PRESENCE).url
+    ada = create(api, "Ada")
+    bea = join(api, ada.code, "Bea")
+    cy = join(api, ada.code, "Cy")
+    join(api, ada.code, "Dot")
+    streams = [stream(bea), stream(cy)]  # Bea and Cy stay; Ada and Dot go quiet
+    try:
+        wait_for(
+            api,
+            ada.code,
+            lambda s: not s["players"][0]["present"] and not s["players"][3]["present"],
+        )
+        assert bea.state()["you"] == {"seat": 1, "host": True}  # Bea holds the controls
+        error(bea.post("kick", seat=0), 403, "host_stays")
+        assert [p["name"] for p in public(api, ada.code)["players"]] == ["Ada", "Bea", "Cy", "Dot"]
+        # the stand-in may remove an absent guest
+        assert [p["name"] for p in bea.act("kick", seat=3)["players"]] == ["Ada", "Bea", "Cy"]
+        # Ada comes back: the controls are hers again, and the title never left her
+        ada.state()  # a sign of life
+        wait_for(api, ada.code, lambda s: s["players"][0]["present"] and s["players"][0]["host"])
+        assert ada.state()["you"] == {"seat": 0, "host": True}
+        assert bea.state()["you"] == {"seat": 1, "host": False}
+        error(bea.post("settings", decoys=2), 403, "not_host")
+        assert ada.act("settings", decoys=2)["decoys"] == 2
+    finally:
+        for s in streams:
+            s.close()
+
+
 # --- presence in resolution -------------------------------------------------------------------
 
 
@@ -238,10 +268,13 @@ def test_a_finished_room_expires_but_its_legend_stays(make_server) -> None:  # t
     error(players[0].post("again"), 404, "room_not_found")
     error(httpx.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"}), 404, "room_not_found")
     error(httpx.get(f"{api}/api/rooms/{code}/events"), 404, "room_not_found")
-    legends = httpx.get(f"{api}/api/legends", params={"room": code}).json()["legends"]
-    assert [(g["room"], g["score"], g["max"], g["players"]) for g in legends] == [
-        (code, 15, 18, ["Ada", "Bea", "Cy"])
+    legends = httpx.get(f"{api}/api/legends").json()["legends"]
+    assert [(g["score"], g["max"], g["players"]) for g in legends] == [
+        (15, 18, ["Ada", "Bea", "Cy"])
     ]
+    # the room's own list needs a seat of the room, and there is no room any more
+    r = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[0].headers)
+    error(r, 404, "room_not_found")
 
 
 def test_a_room_in_use_does_not_expire(make_server) -> None:  # type: ignore[no-untyped-def]
@@ -266,28 +299,46 @@ def test_legends_filter_and_rank_best_first(api: str) -> None:
     play_game(second, [(4, None)] * 4)  # 24 of 24, 1 decoy
     a, b = first[0].code, second[0].code
 
-    def legends(**params: Any) -> list[tuple[str, int, int, int]]:
-        r = httpx.get(f"{api}/api/legends", params=params)
+    def legends(who: Player | None = None, **params: Any) -> list[tuple[str | None, int, int, int]]:
+        headers = who.headers if who is not None else {}
+        r = httpx.get(f"{api}/api/legends", params=params, headers=headers)
         assert r.status_code == 200, r.text
         return [
-            (g["room"], g["score"], g["player_count"], g["decoys"]) for g in r.json()["legends"]
+            (g.get("room"), g["score"], g["player_count"], g["decoys"]) for g in r.json()["legends"]
         ]
 
-    assert legends() == [(b, 24, 4, 1), (a, 18, 3, 1), (a, 9, 3, 2)]
-    assert legends(players=3) == [(a, 18, 3, 1), (a, 9, 3, 2)]
-    assert legends(players=4) == [(b, 24, 4, 1)]
+    # public: no room code, which would open the room (its chat, its next game)
+    assert legends() == [(None, 24, 4, 1), (None, 18, 3, 1), (None, 9, 3, 2)]
+    assert a not in httpx.get(f"{api}/api/legends").text
+    assert legends(players=3) == [(None, 18, 3, 1), (None, 9, 3, 2)]
+    assert legends(players=4) == [(None, 24, 4, 1)]
     assert legends(players=5) == []
-    assert legends(decoys=2) == [(a, 9, 3, 2)]
-    assert legends(decoys=1) == [(b, 24, 4, 1), (a, 18, 3, 1)]
-    assert legends(players=3, decoys=1) == [(a, 18, 3, 1)]
-    assert legends(room=a.lower()) == [(a, 18, 3, 1), (a, 9, 3, 2)]
-    assert legends(room=b) == [(b, 24, 4, 1)]
-    assert legends(room="ZZZZZZ") == []
-    assert legends(limit=1) == [(b, 24, 4, 1)]
-    assert legends(limit=2, players=3) == [(a, 18, 3, 1), (a, 9, 3, 2)]
+    assert legends(decoys=2) == [(None, 9, 3, 2)]
+    assert legends(decoys=1) == [(None, 24, 4, 1), (None, 18, 3, 1)]
+    assert legends(players=3, decoys=1) == [(None, 18, 3, 1)]
+    assert legends(limit=1) == [(None, 24, 4, 1)]
+    assert legends(limit=2, players=3) == [(None, 18, 3, 1), (None, 9, 3, 2)]
+    # a room's own legends, for its own players
+    assert legends(first[2], room=a.lower()) == [(a, 18, 3, 1), (a, 9, 3, 2)]
+    assert legends(second[3], room=b) == [(b, 24, 4, 1)]
+    for who, code in [(None, a), (second[0], a), (first[0], b), (first[0], "ZZZZZZ")]:
+        r = httpx.get(
+            f"{api}/api/legends", params={"room": code}, headers=who.headers if who else {}
+        )
+        error(r, 404, "room_not_found")
 
-    full = httpx.get(f"{api}/api/legends", params={"room": b}).json()["legends"][0]
-    assert set(full) >= {"room", "finished_at", "players", "player_count", "decoys", "score", "max"}
+    r = httpx.get(f"{api}/api/legends", params={"room": b}, headers=second[0].headers)
+    full = r.json()["legends"][0]
+    assert set(full) >= {
+        "id",
+        "room",
+        "finished_at",
+        "players",
+        "player_count",
+        "decoys",
+        "score",
+        "max",
+    }
     assert full["players"] == ["Ada", "Bea", "Cy", "Dot"] and full["max"] == 24
     assert full["finished_at"].endswith("Z")
     # each room shows its own best

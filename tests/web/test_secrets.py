@@ -1,0 +1,261 @@
+"""A room code and a seat token are the only secrets: where they may and may not go.
+
+Over HTTP against a real server: reading rooms by code without a seat is
+rate-limited; seat links keep their token out of logs and die with the seat;
+per-seat answers are never cached; a request's ``Host`` never shapes what other
+screens are sent.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from .client import Player, create, join, table
+from .server import Server, running
+from .sse import Stream
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(
+        tmp_path_factory.mktemp("secrets"),
+        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
+        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
+    ) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def api(shared: Server) -> str:
+    return shared.url
+
+
+def cookie(player: Player) -> dict[str, str]:
+    return {"Cookie": f"soclover_{player.code}={player.token}"}
+
+
+# --- looking rooms up by code -----------------------------------------------------------------
+
+
+def test_reading_rooms_without_a_seat_is_rate_limited_per_address(
+    make_server: Callable[..., Server],
+) -> None:
+    api = make_server(SOCLOVER_LOOKUP_RATE_PER_MINUTE="6").url
+    host = create(api, "Ada")
+    lookups = [
+        lambda: httpx.get(f"{api}/api/rooms/{host.code}"),
+        lambda: httpx.get(f"{api}/api/rooms/ZZZZZZ"),
+        lambda: httpx.get(f"{api}/r/{host.code}"),
+        lambda: httpx.get(f"{api}/r/ZZZZZZ"),
+        lambda: httpx.get(f"{api}/api/legends", params={"room": host.code}),
+        lambda: httpx.post(f"{api}/join", data={"code": "ZZZZZZ"}, headers={"Origin": api}),
+    ]
+    assert [lookup().status_code for lookup in lookups] == [200, 404, 200, 404, 404, 404]
+    for lookup in lookups:
+        r = lookup()
+        assert r.status_code == 429, f"{r.request.url}: {r.status_code}"
+    assert httpx.get(f"{api}/api/rooms/{host.code}").json()["error"]["code"] == "rate_limited"
+    assert "Too many tries" in httpx.get(f"{api}/r/{host.code}").text
+    with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events") as stream:
+        assert stream.status_code == 429
+    # the room's own players are never limited, by token or by cookie
+    for _ in range(10):
+        assert httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers).status_code == 200
+        assert httpx.get(f"{api}/r/{host.code}", headers=cookie(host)).status_code == 200
+    # and the limit is per client address
+    other = {"X-Forwarded-For": "203.0.113.9"}
+    assert httpx.get(f"{api}/api/rooms/{host.code}", headers=other).status_code == 200
+
+
+# --- the Record of Legends --------------------------------------------------------------------
+
+
+def test_public_pages_and_legends_never_show_a_room_code(api: str) -> None:
+    players = table(api, 3)
+    code = players[0].code
+    finish(players)
+    assert code not in httpx.get(f"{api}/api/legends").text
+    assert code not in httpx.get(f"{api}/api/legends", params={"players": 3}).text
+    assert code not in httpx.get(f"{api}/").text
+    mine = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[1].headers)
+    assert [g["room"] for g in mine.json()["legends"]] == [code]
+    r = httpx.get(f"{api}/api/legends", params={"room": code})
+    assert r.status_code == 404 and r.json()["error"]["code"] == "room_not_found"
+
+
+def finish(players: list[Player]) -> None:
+    from .client import solution, start_and_write_clues
+
+    start_and_write_clues(players)
+    for _ in players:
+        state = players[0].state()
+        holder = players[state["resolution"]["lock_holder"]]
+        for p in solution(players):
+            holder.act("place", card=p["card"], spot=p["spot"], rotation=p["rotation"])
+        holder.act("lock")
+        state = holder.act("next")
+    assert state["phase"] == "finished"
+
+
+# --- seat links -------------------------------------------------------------------------------
+
+
+def test_the_seat_link_carries_its_secret_after_the_hash(api: str) -> None:
+    host = create(api, "Ada")
+    page = httpx.get(f"{api}/r/{host.code}", headers=cookie(host)).text
+    link = re.search(r'id="device-url" readonly value="([^"]+)"', page)
+    assert link and link.group(1) == f"{api}/r/{host.code}/seat#{host.token}"
+    # what the browser sends of that link holds no secret
+    landing = httpx.get(f"{api}/r/{host.code}/seat")
+    assert landing.status_code == 200 and host.token not in landing.text
+    assert "set-cookie" not in landing.headers
+    # the page's script posts the token from the hash
+    with httpx.Client(base_url=api, headers={"Origin": api}) as other_device:
+        r = other_device.post(f"/r/{host.code}/seat", data={"token": host.token})
+        assert r.status_code == 303 and r.headers["location"] == f"/r/{host.code}"
+        assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
+        assert other_device.get(f"/api/rooms/{host.code}").json()["you"]["seat"] == 0
+
+
+def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
+    make_server: Callable[..., Server],
+) -> None:
+    server = make_server(SOCLOVER_LOG_LEVEL="info")
+    host = create(server.url, "Ada")
+    r = httpx.get(f"{server.url}/r/{host.code}/seat/{host.token}")
+    assert r.status_code == 303
+    assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
+    deadline = time.monotonic() + 5
+    while f"/r/{host.code}/seat/" not in server.log.read_text():
+        assert time.monotonic() < deadline, "no access log line"
+        time.sleep(0.05)
+    log = server.log.read_text()
+    assert host.token not in log
+    assert f"/r/{host.code}/seat/…" in log
+
+
+def test_a_seat_link_of_someone_who_left_or_was_removed_opens_nothing(
+    make_server: Callable[..., Server],
+) -> None:
+    api = make_server(
+        SOCLOVER_PRESENCE_GRACE_SECONDS="0.3", SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1"
+    ).url
+    host = create(api, "Ada")
+    bea = join(api, host.code, "Bea")
+    cy = join(api, host.code, "Cy")
+    watching = Stream(f"{api}/api/rooms/{host.code}/events", dict(host.headers))
+    try:
+        bea.act("leave")
+        wait_until(lambda: not public_view(api, host.code)["players"][1]["present"])
+        host.act("kick", seat=1)  # Cy, away
+    finally:
+        watching.close()
+    for gone in (bea, cy):
+        for r in (
+            httpx.get(f"{api}/r/{gone.code}/seat/{gone.token}"),
+            httpx.post(
+                f"{api}/r/{gone.code}/seat", data={"token": gone.token}, headers={"Origin": api}
+            ),
+        ):
+            assert r.status_code == 410, r.text
+            assert "set-cookie" not in r.headers
+            assert "This seat link no longer works" in r.text
+        assert httpx.get(f"{api}/api/rooms/{gone.code}", headers=gone.headers).json()["you"] is None
+        assert gone.post("say", text="hello?").status_code == 401
+
+
+def public_view(api: str, code: str) -> dict[str, Any]:
+    return httpx.get(f"{api}/api/rooms/{code}").json()
+
+
+def wait_until(ok: Callable[[], bool], seconds: float = 8) -> None:
+    deadline = time.monotonic() + seconds
+    while not ok():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.05)
+
+
+# --- caching ----------------------------------------------------------------------------------
+
+
+def test_every_per_seat_answer_is_no_store_and_varies_on_the_seat(api: str) -> None:
+    players = table(api, 3)
+    host = players[0]
+    answers = [
+        httpx.get(f"{api}/r/{host.code}", headers=cookie(host)),
+        httpx.get(f"{api}/r/{host.code}"),
+        httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
+        httpx.get(f"{api}/api/rooms/{host.code}", headers={"Accept-Encoding": "gzip"}),
+        host.post("say", text="hi"),
+        host.post("start", seq=0),  # refused: stale
+        httpx.get(f"{api}/api/legends", params={"room": host.code}, headers=host.headers),
+        httpx.get(f"{api}/"),
+    ]
+    for r in answers:
+        assert r.headers["cache-control"] == "no-store", r.request.url
+        vary = {v.strip().lower() for v in r.headers["vary"].split(",")}
+        assert {"cookie", "authorization"} <= vary, (r.request.url, vary)
+    for path in (f"/api/rooms/{host.code}/events", f"/r/{host.code}/stream"):
+        with httpx.stream("GET", f"{api}{path}", headers=host.headers) as stream:
+            assert stream.headers["cache-control"] == "no-store"
+            assert "cookie" in stream.headers["vary"].lower()
+    assert "no-store" not in httpx.get(f"{api}/static/table.css").headers.get("cache-control", "")
+
+
+# --- the Host header --------------------------------------------------------------------------
+
+
+def stage_of(stream: Stream) -> str:
+    for _ in range(10):
+        event = stream.next()
+        if event.event == "stage":
+            return event.data
+    raise AssertionError("no stage region")
+
+
+def test_a_host_header_never_shapes_what_other_screens_are_sent(api: str) -> None:
+    host = create(api, "Ada")
+    port = api.rsplit(":", 1)[1]
+    streams = [
+        Stream(f"{api}/r/{host.code}/stream", {**cookie(host), "Host": f"h{i}.example:{port}"})
+        for i in range(3)
+    ]
+    try:
+        first = [stage_of(s) for s in streams]
+        assert first[0] == first[1] == first[2]
+        host.act("settings", decoys=2)
+        after = [stage_of(s) for s in streams]
+        assert after[0] == after[1] == after[2]
+        assert "example" not in after[0]
+        assert f'value="/r/{host.code}"' in after[0]  # the page's script adds its own address
+    finally:
+        for s in streams:
+            s.close()
+    # a page asked for at some address shows its invite with that address
+    page = httpx.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": f"me.lan:{port}"})
+    assert f'value="http://me.lan:{port}/r/{host.code}"' in page.text
+    qr = httpx.get(f"{api}/r/{host.code}/invite.svg", headers=cookie(host))
+    assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
+    assert qr.text.startswith('<svg xmlns="http://www.w3.org/2000/svg"')  # an image on its own
+
+
+def test_a_configured_public_address_is_used_for_every_invite(
+    make_server: Callable[..., Server],
+) -> None:
+    api = make_server(SOCLOVER_PUBLIC_URL="https://clover.example.org/").url
+    host = create(api, "Ada")
+    page = httpx.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": "evil.example"})
+    assert f'value="https://clover.example.org/r/{host.code}"' in page.text
+    assert "evil.example" not in page.text
+    stream = Stream(f"{api}/r/{host.code}/stream", {**cookie(host), "Host": "evil.example"})
+    try:
+        stage = stage_of(stream)
+        assert f'value="https://clover.example.org/r/{host.code}"' in stage
+    finally:
+        stream.close()
