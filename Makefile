@@ -1,22 +1,49 @@
 # Two commands on a fresh machine with Python 3.11+: `make serve` and `make test`.
 # Both build the virtual environment in .venv the first time (and again when
-# pyproject.toml changes), so nothing needs installing by hand.
+# pyproject.toml or uv.lock changes), so nothing needs installing by hand.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 AXE := $(VENV)/axe/node_modules/axe-core/axe.min.js
 
-.PHONY: serve test test-postgres lint format screenshots clean
+# uv installs exactly the versions in uv.lock, so every machine and CI run the
+# same ones. It comes from PyPI into a small venv of its own, at a pinned version:
+# the machine needs nothing but Python, and every uv reads and writes the lock alike.
+UV_VERSION := 0.13.9
+TOOLS := .venv-tools
+UV := $(TOOLS)/bin/uv
+# Always the machine's own Python: uv never downloads one.
+export UV_PYTHON_DOWNLOADS := never
+
+.PHONY: serve test test-postgres test-wheel lock lint format screenshots clean
 
 # The API tests again on PostgreSQL, plus the several-workers tests.
 POSTGRES ?= postgresql://postgres@127.0.0.1:5432
 
-$(VENV)/.installed: pyproject.toml
-	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "So Clover! table needs Python 3.11 or newer")'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+CHECK_PYTHON := $(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "So Clover! table needs Python 3.11 or newer")'
+
+# The stamp names uv's version, so changing UV_VERSION installs that one.
+$(TOOLS)/.uv-$(UV_VERSION):
+	@$(CHECK_PYTHON)
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/python -m pip install --quiet uv==$(UV_VERSION)
 	@touch $@
+
+# --locked: a uv.lock that no longer matches pyproject.toml is an error (run
+# `make lock`), never a silent new resolution. The app itself is installed
+# editable, so .venv/bin/soclover serves the checkout as it is edited.
+# --compile-bytecode: compiled once here, not at every start of the server or a
+# test's server (where PYTHONDONTWRITEBYTECODE is set, each start compiled
+# everything again: 3 s instead of 1).
+$(VENV)/.installed: pyproject.toml uv.lock | $(TOOLS)/.uv-$(UV_VERSION)
+	@$(CHECK_PYTHON)
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --extra dev --compile-bytecode --python $(PYTHON)
+	@touch $@
+
+# The newest versions pyproject.toml's ranges allow, written to uv.lock (commit
+# it); the next `make` installs them.
+lock: | $(TOOLS)/.uv-$(UV_VERSION)
+	$(UV) lock --upgrade --python $(PYTHON)
 
 # axe-core (accessibility checks in the browser tests) comes from npm; without
 # npm or chromium the browser tests skip and say why.
@@ -28,23 +55,34 @@ $(AXE):
 serve: $(VENV)/.installed
 	$(BIN)/soclover
 
+# The app's own bytecode too: every test starts servers, each importing the app.
 test: $(VENV)/.installed $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	@$(BIN)/python -m compileall -q app
 	$(BIN)/pytest
 
 test-postgres: $(VENV)/.installed
+	@$(BIN)/python -m compileall -q app
 	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest tests/web
+
+# The wheel as a user installs it: built, installed with the locked dependencies
+# into a venv of its own, and played from an empty folder. Slow, so `make test`
+# skips it.
+test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)
+	SOCLOVER_TEST_WHEEL=1 UV=$(abspath $(UV)) $(BIN)/pytest tests/package
 
 screenshots: $(VENV)/.installed $(AXE)
 	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis

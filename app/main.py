@@ -6,10 +6,9 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from pathlib import Path
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
@@ -17,23 +16,28 @@ from fastapi.staticfiles import StaticFiles
 from app.config import Settings, get_settings
 from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
+from app.db.shared import PostgresCluster
+from app.db.store import PostgresStore, SqliteStore
 from app.db.writer import SqliteWriter
+from app.resources import static_dir
 from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
-from app.service.cluster import Cluster, LocalCluster, PostgresCluster
+from app.service import housekeeping
+from app.service.cluster import Cluster, LocalCluster
 from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
+from app.service.store import RoomStore
 from app.web import api, errors, events, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
 
 log = logging.getLogger("soclover")
 
-STATIC = Path(__file__).resolve().parents[1] / "static"
+STATIC = static_dir()
 
 
 def load_configured_deck(settings: Settings) -> Deck:
@@ -51,12 +55,12 @@ def load_configured_deck(settings: Settings) -> Deck:
 def calm_garbage_collector() -> None:
     """Keep Python's cyclic collector from stalling live streams.
 
-    With thousands of open streams the full collections walk every object the
-    server holds, and they came often enough to freeze the event loop for
-    hundreds of ms: measured with bench/, p95 went from 8 ms to 380 ms between
-    100 and 150 actions/s with the CPU half idle. Everything loaded at start is
-    frozen out of the collector's sight, and collections are made rarer; the
-    game's own objects are freed by reference counting anyway (no cycles).
+    With thousands of open streams a full collection walks every object the
+    server holds; at the default thresholds they come often enough to freeze
+    the event loop for hundreds of ms (with bench/: p95 8 ms at 100 actions/s,
+    380 ms at 150, the CPU half idle). So everything loaded at start is frozen
+    out of the collector's sight and collections are rarer; the game's own
+    objects are freed by reference counting anyway (no cycles).
     """
     gc.collect()
     gc.freeze()
@@ -77,26 +81,32 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "create": settings.create_rate_per_minute,
             "lookup": settings.lookup_rate_per_minute,
         }
-        writer = SqliteWriter(settings.database_url) if is_sqlite(settings.database_url) else None
-        cluster: Cluster = (
-            LocalCluster(limits)
-            if is_sqlite(settings.database_url)
-            else PostgresCluster(settings.database_url, sessions, limits)
-        )
+        writer: SqliteWriter | None = None
+        store: RoomStore
+        cluster: Cluster
+        if is_sqlite(settings.database_url):
+            writer = SqliteWriter(settings.database_url)
+            store, cluster = SqliteStore(sessions, writer), LocalCluster(limits)
+        else:
+            store = PostgresStore(sessions)
+            cluster = PostgresCluster(settings.database_url, sessions, limits)
         service = RoomService(
-            sessions,
+            store,
             app.state.deck,
             RoomHub(),
             RoomLocks(),
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
-            writer=writer,
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
         )
         app.state.service = service
         await cluster.start(service.catch_up, service.followed)
         tasks = [
-            asyncio.create_task(_every(settings.presence_sweep_seconds, service.sweep_presence)),
+            asyncio.create_task(
+                _every(
+                    settings.presence_sweep_seconds, lambda: housekeeping.sweep_presence(service)
+                )
+            ),
             asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
             asyncio.create_task(
                 _every(
@@ -148,8 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 async def _housekeeping(service: RoomService, expiry: timedelta) -> None:
-    await service.expire(expiry)
-    service.forget_idle()
+    await housekeeping.expire(service, expiry)
+    housekeeping.forget_idle(service)
 
 
 async def _ping_streams(hub: RoomHub, period: float) -> None:
@@ -162,7 +172,7 @@ async def _ping_streams(hub: RoomHub, period: float) -> None:
         tick += 1
 
 
-async def _every(seconds: float, job) -> None:  # type: ignore[no-untyped-def]
+async def _every(seconds: float, job: Callable[[], Awaitable[object]]) -> None:
     while True:
         try:
             await job()

@@ -14,8 +14,12 @@ from typing import Any
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
-from sqlmodel.ext.asyncio.session import AsyncSession
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 from app.jsontext import to_text
 
@@ -102,5 +106,6 @@ def configure_sqlite(engine: Engine) -> None:
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    # SQLAlchemy's own session: the tables are SQLModel's, the queries plain SQLAlchemy.
     # expire_on_commit=False: rows stay readable after commit without a new query.
     return async_sessionmaker(engine, class_=AsyncSession, expire_on_commit=False)

@@ -2,19 +2,21 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from alembic import command
 from alembic.config import Config
 
 from app.db.engine import sync_url
+from app.resources import migrations_dir
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = migrations_dir()
 
 
 def alembic_config(database_url: str) -> Config:
     config = Config(str(MIGRATIONS / "alembic.ini"))
     config.set_main_option("script_location", str(MIGRATIONS))
+    # The app is importable already; alembic.ini's prepend_sys_path (the checkout, for
+    # alembic by hand) would be the package folder itself in an installed wheel.
+    config.set_main_option("prepend_sys_path", "")
     config.set_main_option(
         "sqlalchemy.url", sync_url(database_url).render_as_string(hide_password=False)
     )

@@ -3,18 +3,18 @@
 SQLite lets one connection write at a time. Through the async driver a write
 transaction is five trips between the event loop and the driver's thread
 (BEGIN, UPDATE, INSERT, INSERT, COMMIT), each waiting for a busy loop to come
-round, while every other writer queues behind it: that, not the CPU, capped
-the actions per second. Here each write runs in one trip, in one thread that
+round, while every other writer queues behind it: that, not the CPU, would
+cap the actions per second. Here each write runs in one trip, in one thread that
 owns the only writing connection, so writers queue in order and the database
 is handed over the moment a commit ends. Reads stay on the async engine: WAL
 lets them run beside the writer.
 
 A commit waits for the disk (``synchronous=FULL``: an answered action survives
-a power cut), and that wait, not the writing, was most of a write's time
-(measured with py-spy at 100 actions/s: 40 % of the writer's samples in
-COMMIT). So the writer takes every write that queued while it was busy and
-commits them together: each in its own savepoint, so one refused write rolls
-back alone, and every caller is answered only after the shared commit.
+a power cut), and that wait, not the writing, is most of a write's time
+(py-spy at 100 actions/s: 40 % of the writer's samples in COMMIT). So the
+writer takes every write that queued while it was busy and commits them
+together: each in its own savepoint, so one refused write rolls back alone,
+and every caller is answered only after the shared commit.
 """
 
 from __future__ import annotations

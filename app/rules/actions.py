@@ -1,136 +1,176 @@
-"""The closed set of actions a room accepts.
+"""The closed set of actions a room accepts, each declared once.
 
-Actions are plain data. The web layer parses and bounds raw input into one of
-these; the engine checks who may do it and when. ``Start`` carries the seed of
-the deal and ``Say`` the time, so applying an action needs no clock and no
-randomness, and a game can be replayed from its action log.
+Actions are plain data. Each class names its ``type`` (the word the API,
+the forms and the action log use) and who sends it: a player, a newcomer
+taking a seat, or the server itself. The codec, the API's request schemas
+and the pages' forms are all derived from these classes, so an action is
+added in one place. Field metadata bounds raw input at the edge
+(``max_length`` of a string, ``items`` of a list); the engine then checks
+who may do it and when.
+
+``Start`` carries the seed of the deal and ``Say`` the time, both stamped by
+the service, so applying an action needs no clock and no randomness, and a
+game can be replayed from its action log.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import ClassVar, Literal
+
+Sender = Literal["player", "newcomer", "server"]
 
 
 @dataclass(frozen=True)
-class Join:
-    name: str
+class Action:
+    """What every action is: a named, immutable request to change one room."""
+
+    type: ClassVar[str]
+    sent_by: ClassVar[Sender] = "player"
 
 
 @dataclass(frozen=True)
-class Leave:
-    pass
+class Join(Action):
+    type: ClassVar[str] = "join"
+    sent_by: ClassVar[Sender] = "newcomer"
+    name: str = field(metadata={"max_length": 100})
 
 
 @dataclass(frozen=True)
-class Kick:
+class Leave(Action):
+    type: ClassVar[str] = "leave"
+
+
+@dataclass(frozen=True)
+class Kick(Action):
     """The host removes an absent player from the lobby."""
 
+    type: ClassVar[str] = "kick"
     seat: int
 
 
 @dataclass(frozen=True)
-class Settings:
+class Settings(Action):
+    type: ClassVar[str] = "settings"
     decoys: int
 
 
 @dataclass(frozen=True)
-class Start:
-    seed: int
+class Start(Action):
+    type: ClassVar[str] = "start"
+    seed: int = field(default=0, metadata={"stamped": True})
 
 
 @dataclass(frozen=True)
-class Clues:
+class Clues(Action):
     """The four clues in leaf order; ``None`` leaves a leaf unwritten for now."""
 
-    clues: tuple[str | None, ...]
+    type: ClassVar[str] = "clues"
+    clues: tuple[str | None, ...] = field(
+        metadata={"items": 4, "item_length": 200, "form": "clue{}"}
+    )
 
 
 @dataclass(frozen=True)
-class Done:
-    pass
+class Done(Action):
+    type: ClassVar[str] = "done"
 
 
 @dataclass(frozen=True)
-class Undone:
-    pass
+class Undone(Action):
+    type: ClassVar[str] = "undone"
 
 
 @dataclass(frozen=True)
-class Place:
-    card: str
+class Place(Action):
+    type: ClassVar[str] = "place"
+    card: str = field(metadata={"max_length": 64})
     spot: int
-    rotation: int
+    rotation: int = 0
 
 
 @dataclass(frozen=True)
-class Remove:
+class Remove(Action):
+    type: ClassVar[str] = "remove"
     spot: int
 
 
 @dataclass(frozen=True)
-class Rotate:
+class Rotate(Action):
+    type: ClassVar[str] = "rotate"
     spot: int
     turns: int
 
 
 @dataclass(frozen=True)
-class Agree:
-    pass
+class Agree(Action):
+    type: ClassVar[str] = "agree"
 
 
 @dataclass(frozen=True)
-class Unagree:
-    pass
+class Unagree(Action):
+    type: ClassVar[str] = "unagree"
 
 
 @dataclass(frozen=True)
-class Lock:
-    pass
+class Lock(Action):
+    type: ClassVar[str] = "lock"
 
 
 @dataclass(frozen=True)
-class Next:
-    pass
+class Next(Action):
+    type: ClassVar[str] = "next"
 
 
 @dataclass(frozen=True)
-class Say:
-    text: str
-    at: str
+class Say(Action):
+    type: ClassVar[str] = "say"
+    text: str = field(metadata={"max_length": 2000})
+    at: str = field(default="", metadata={"stamped": True})
 
 
 @dataclass(frozen=True)
-class Again:
+class Again(Action):
     """Play again in the same room with the same seats: back to the lobby."""
 
+    type: ClassVar[str] = "again"
+
 
 @dataclass(frozen=True)
-class Presence:
+class Presence(Action):
     """The server's word on which seats are present; only the system sends it."""
 
-    present: frozenset[int]
+    type: ClassVar[str] = "presence"
+    sent_by: ClassVar[Sender] = "server"
+    present: frozenset[int] = frozenset()
 
 
-Action = (
-    Join
-    | Leave
-    | Kick
-    | Settings
-    | Start
-    | Clues
-    | Done
-    | Undone
-    | Place
-    | Remove
-    | Rotate
-    | Agree
-    | Unagree
-    | Lock
-    | Next
-    | Say
-    | Again
-    | Presence
+ACTIONS: tuple[type[Action], ...] = (
+    Join,
+    Leave,
+    Kick,
+    Settings,
+    Start,
+    Clues,
+    Done,
+    Undone,
+    Place,
+    Remove,
+    Rotate,
+    Agree,
+    Unagree,
+    Lock,
+    Next,
+    Say,
+    Again,
+    Presence,
 )
+"""Every action, in the order the API documents them."""
+
+BY_TYPE: dict[str, type[Action]] = {cls.type: cls for cls in ACTIONS}
+
+PLAYER_ACTIONS: tuple[type[Action], ...] = tuple(c for c in ACTIONS if c.sent_by == "player")
+"""What a seated player may send (``POST /api/rooms/{code}/actions``, the room's forms)."""
 
 BOARD_ACTIONS = (Place, Remove, Rotate)
 """Actions that change the board, and so clear every Agree."""

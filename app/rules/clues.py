@@ -385,7 +385,8 @@ def _plural(spelling: str, engine: inflect.engine) -> str | None:
 
 @lru_cache(maxsize=4096)
 def _stem(word: str) -> str:
-    return _STEMMER.stemWord(word)
+    stem: str = _STEMMER.stemWord(word)
+    return stem
 
 
 # --- relatives ---------------------------------------------------------------------
@@ -502,7 +503,8 @@ def _is_compound(short: str, long: str) -> bool:
 
 def _could_start_word(rest: str) -> bool:
     """Whether ``rest`` opens with consonants an English word can open with, then a vowel."""
-    onset = re.match("y?[^aeiouy]*", rest).group()  # a y after consonants is a vowel: "fly"
+    found = re.match("y?[^aeiouy]*", rest)  # a y after consonants is a vowel: "fly"
+    onset = found.group() if found else ""
     return bool(_ONSET.fullmatch(onset)) and len(onset) < len(rest)
 
 

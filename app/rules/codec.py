@@ -11,6 +11,7 @@ from dataclasses import fields
 from typing import Any
 
 from app.rules import actions as act
+from app.rules.geometry import words_of
 from app.rules.state import (
     Card,
     ChatLine,
@@ -128,7 +129,7 @@ def _chat(lines: list[Data], players: list[Data]) -> tuple[ChatLine, ...]:
 
 
 def _card(data: Data) -> Card:
-    return Card(id=data["id"], words=tuple(data["words"]))  # type: ignore[arg-type]
+    return Card(id=data["id"], words=words_of(data["words"]))
 
 
 def _clover(data: Data) -> Clover:
@@ -155,31 +156,8 @@ def _resolution(data: Data) -> Resolution:
     )
 
 
-ACTION_TYPES: dict[str, type] = {
-    "join": act.Join,
-    "leave": act.Leave,
-    "kick": act.Kick,
-    "settings": act.Settings,
-    "start": act.Start,
-    "clues": act.Clues,
-    "done": act.Done,
-    "undone": act.Undone,
-    "place": act.Place,
-    "remove": act.Remove,
-    "rotate": act.Rotate,
-    "agree": act.Agree,
-    "unagree": act.Unagree,
-    "lock": act.Lock,
-    "next": act.Next,
-    "say": act.Say,
-    "again": act.Again,
-    "presence": act.Presence,
-}
-ACTION_NAMES: dict[type, str] = {cls: name for name, cls in ACTION_TYPES.items()}
-
-
 def action_to_data(action: act.Action) -> Data:
-    data: Data = {"type": ACTION_NAMES[type(action)]}
+    data: Data = {"type": action.type}
     for f in fields(action):
         value = getattr(action, f.name)
         if isinstance(value, frozenset):
@@ -192,10 +170,10 @@ def action_to_data(action: act.Action) -> Data:
 
 def action_from_data(data: Data) -> act.Action:
     """The action stored as ``data``; ``KeyError``/``TypeError`` if it is not one."""
-    cls = ACTION_TYPES[data["type"]]
+    cls = act.BY_TYPE[data["type"]]
     values = {k: v for k, v in data.items() if k != "type"}
     if cls is act.Clues:
         values["clues"] = tuple(values["clues"])
     elif cls is act.Presence:
         values["present"] = frozenset(values["present"])
-    return cls(**values)  # type: ignore[no-any-return]
+    return cls(**values)

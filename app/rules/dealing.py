@@ -31,7 +31,7 @@ def deal(
     for owner in range(players):
         mine = drawn[owner * per_clover : (owner + 1) * per_clover]
         ids = _fresh_ids(rng, per_clover)
-        cards = [Card(id=ids[i], words=tuple(deck[index])) for i, index in enumerate(mine)]
+        cards = [Card(id=ids[i], words=deck[index]) for i, index in enumerate(mine)]
         pool_order = [card.id for card in cards]
         rng.shuffle(pool_order)
         clovers.append(

@@ -13,6 +13,7 @@ import pathlib
 import unicodedata
 from dataclasses import dataclass
 
+from app.resources import builtin_deck
 from app.rules.geometry import Words
 
 __all__ = [
@@ -131,8 +132,8 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
 
 
 def builtin_deck_path() -> pathlib.Path:
-    """The repository's own deck, found relative to this file so any working directory works."""
-    return pathlib.Path(__file__).resolve().parents[2] / "keywords.txt"
+    """The game's own deck, inside the installed package or the repository's ``keywords.txt``."""
+    return builtin_deck()
 
 
 def cards_needed(players: int, decoys: int) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import singledispatch
 
 from app.rules import actions as act
@@ -60,6 +60,22 @@ def apply(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Wo
         raise errors.NotAPlayer()
     new = _handle(action, room, seat, deck)
     return replace(new, seq=room.seq + 1)
+
+
+@dataclass(frozen=True)
+class Played:
+    """An accepted action: the next room, and what happened that others act upon."""
+
+    room: Room
+    finished: bool = False
+    """This action ended the game: its score belongs in the Record of Legends."""
+
+
+def play(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Words] = ()) -> Played:
+    """``apply``, and say what happened: the service keeps the record of a finished
+    game without looking into the rules for it."""
+    new = apply(room, seat, action, deck=deck)
+    return Played(new, finished=new.phase == "finished" and room.phase != "finished")
 
 
 @singledispatch
@@ -260,7 +276,8 @@ def _on_place(action: act.Place, room: Room, seat: int, deck: Sequence[Words]) -
     board = list(res.board)
     origin = res.spot_of(action.card)
     if origin is not None:
-        if board[origin].locked:  # type: ignore[union-attr]
+        moved = board[origin]
+        if moved is not None and moved.locked:
             raise errors.CardLocked()
         board[origin] = None
     board[spot] = Slot(card=action.card, rotation=action.rotation)

@@ -50,59 +50,172 @@ class Invalid(RuleError):
     default_message = "That action is not well formed."
 
 
-def _named(base: type[RuleError], code: str, message: str) -> type[RuleError]:
-    name = "".join(part.title() for part in code.split("_"))
-    return type(name, (base,), {"code": code, "default_message": message, "__doc__": message})
-
-
 # 403: who may act
-NotAPlayer = _named(Forbidden, "not_a_player", "Only the players of this room may do that.")
-NotHost = _named(Forbidden, "not_host", "Only the host may do that.")
-SpectatorCannotMove = _named(
-    Forbidden, "spectator_cannot_move", "The Spectator watches in silence and cannot move cards."
-)
-SpectatorSilent = _named(
-    Forbidden, "spectator_silent", "The Spectator cannot chat until their clover is checked."
-)
-NotLockHolder = _named(Forbidden, "not_lock_holder", "Only the lock holder can lock the clover in.")
-NotSystem = _named(Forbidden, "not_system", "Only the server reports who is present.")
-HostStays = _named(
-    Forbidden, "host_stays", "The host cannot be removed: their controls come back when they do."
-)
+class NotAPlayer(Forbidden):
+    code = "not_a_player"
+    default_message = "Only the players of this room may do that."
+
+
+class NotHost(Forbidden):
+    code = "not_host"
+    default_message = "Only the host may do that."
+
+
+class SpectatorCannotMove(Forbidden):
+    code = "spectator_cannot_move"
+    default_message = "The Spectator watches in silence and cannot move cards."
+
+
+class SpectatorSilent(Forbidden):
+    code = "spectator_silent"
+    default_message = "The Spectator cannot chat until their clover is checked."
+
+
+class NotLockHolder(Forbidden):
+    code = "not_lock_holder"
+    default_message = "Only the lock holder can lock the clover in."
+
+
+class NotSystem(Forbidden):
+    code = "not_system"
+    default_message = "Only the server reports who is present."
+
+
+class HostStays(Forbidden):
+    code = "host_stays"
+    default_message = "The host cannot be removed: their controls come back when they do."
+
 
 # 409: when and in what state
-WrongPhase = _named(Conflict, "wrong_phase", "That is not possible in this phase of the game.")
-RoomFull = _named(Conflict, "room_full", "This room already has six players.")
-GameStarted = _named(Conflict, "game_started", "This game has already started.")
-NotEnoughPlayers = _named(Conflict, "not_enough_players", "A game needs 3 to 6 players.")
-DeckTooSmall = _named(Conflict, "deck_too_small", "The deck has too few cards for this game.")
-PlayerPresent = _named(
-    Conflict, "player_present", "Only a player who has left the table can be removed."
-)
-AlreadyDone = _named(
-    Conflict, "already_done", "Your clues are marked done: take back done to edit them."
-)
-CluesMissing = _named(Conflict, "clues_missing", "Write a clue on all four leaves first.")
-NotDone = _named(Conflict, "not_done", "Your clues are not marked done.")
-UnknownCard = _named(Conflict, "unknown_card", "That card is not in this clover's pool.")
-SpotTaken = _named(Conflict, "spot_taken", "That spot already holds a card.")
-SpotEmpty = _named(Conflict, "spot_empty", "That spot holds no card.")
-SpotLocked = _named(Conflict, "spot_locked", "That card was right and is locked on its spot.")
-CardLocked = _named(Conflict, "card_locked", "That card was right and is locked on its spot.")
-BoardNotFull = _named(Conflict, "board_not_full", "All four spots need a card first.")
-AlreadyChecked = _named(Conflict, "already_checked", "This clover has been checked already.")
-NotChecked = _named(Conflict, "not_checked", "This clover has not been checked yet.")
+class WrongPhase(Conflict):
+    code = "wrong_phase"
+    default_message = "That is not possible in this phase of the game."
+
+
+class RoomFull(Conflict):
+    code = "room_full"
+    default_message = "This room already has six players."
+
+
+class GameStarted(Conflict):
+    code = "game_started"
+    default_message = "This game has already started."
+
+
+class NotEnoughPlayers(Conflict):
+    code = "not_enough_players"
+    default_message = "A game needs 3 to 6 players."
+
+
+class DeckTooSmall(Conflict):
+    code = "deck_too_small"
+    default_message = "The deck has too few cards for this game."
+
+
+class PlayerPresent(Conflict):
+    code = "player_present"
+    default_message = "Only a player who has left the table can be removed."
+
+
+class AlreadyDone(Conflict):
+    code = "already_done"
+    default_message = "Your clues are marked done: take back done to edit them."
+
+
+class CluesMissing(Conflict):
+    code = "clues_missing"
+    default_message = "Write a clue on all four leaves first."
+
+
+class NotDone(Conflict):
+    code = "not_done"
+    default_message = "Your clues are not marked done."
+
+
+class UnknownCard(Conflict):
+    code = "unknown_card"
+    default_message = "That card is not in this clover's pool."
+
+
+class SpotTaken(Conflict):
+    code = "spot_taken"
+    default_message = "That spot already holds a card."
+
+
+class SpotEmpty(Conflict):
+    code = "spot_empty"
+    default_message = "That spot holds no card."
+
+
+class SpotLocked(Conflict):
+    code = "spot_locked"
+    default_message = "That card was right and is locked on its spot."
+
+
+class CardLocked(Conflict):
+    code = "card_locked"
+    default_message = "That card was right and is locked on its spot."
+
+
+class BoardNotFull(Conflict):
+    code = "board_not_full"
+    default_message = "All four spots need a card first."
+
+
+class AlreadyChecked(Conflict):
+    code = "already_checked"
+    default_message = "This clover has been checked already."
+
+
+class NotChecked(Conflict):
+    code = "not_checked"
+    default_message = "This clover has not been checked yet."
+
 
 # 422: malformed
-BadName = _named(Invalid, "bad_name", "A name is 1 to 24 visible characters.")
-NameTaken = _named(Invalid, "name_taken", "Someone at this table already has that name.")
-BadDecoys = _named(Invalid, "bad_decoys", "The number of decoys is 1 to 4.")
-BadSpot = _named(Invalid, "bad_spot", "A spot is 0 to 3.")
-BadRotation = _named(Invalid, "bad_rotation", "A rotation is 0 to 3 quarter turns.")
-BadTurns = _named(Invalid, "bad_turns", "A card turns 1 (clockwise) or -1 quarter turn.")
-BadSeat = _named(Invalid, "bad_seat", "There is no player in that seat.")
-BadText = _named(Invalid, "bad_text", "A chat message is 1 to 300 characters of plain text.")
-BadClues = _named(Invalid, "bad_clues", "Send four clues, one per leaf.")
+class BadName(Invalid):
+    code = "bad_name"
+    default_message = "A name is 1 to 24 visible characters."
+
+
+class NameTaken(Invalid):
+    code = "name_taken"
+    default_message = "Someone at this table already has that name."
+
+
+class BadDecoys(Invalid):
+    code = "bad_decoys"
+    default_message = "The number of decoys is 1 to 4."
+
+
+class BadSpot(Invalid):
+    code = "bad_spot"
+    default_message = "A spot is 0 to 3."
+
+
+class BadRotation(Invalid):
+    code = "bad_rotation"
+    default_message = "A rotation is 0 to 3 quarter turns."
+
+
+class BadTurns(Invalid):
+    code = "bad_turns"
+    default_message = "A card turns 1 (clockwise) or -1 quarter turn."
+
+
+class BadSeat(Invalid):
+    code = "bad_seat"
+    default_message = "There is no player in that seat."
+
+
+class BadText(Invalid):
+    code = "bad_text"
+    default_message = "A chat message is 1 to 300 characters of plain text."
+
+
+class BadClues(Invalid):
+    code = "bad_clues"
+    default_message = "Send four clues, one per leaf."
 
 
 @dataclass(frozen=True)

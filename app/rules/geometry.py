@@ -1,6 +1,6 @@
 """The exact geometry of a clover: spots, leaves, edges and rotations.
 
-Everything here follows RULES.md to the letter, because clues only make sense
+Everything here follows the rules to the letter, because clues only make sense
 when every screen agrees on which two keywords face which leaf::
 
             leaf 0 (top)
@@ -30,6 +30,12 @@ LEAF_NAMES: tuple[str, ...] = ("top", "right", "bottom", "left")
 
 Words = tuple[str, str, str, str]
 """A card's keywords, clockwise from the top edge at rotation 0."""
+
+
+def words_of(words: Sequence[str]) -> Words:
+    """Four keywords, clockwise from the top edge; ``ValueError`` if they are not four."""
+    top, right, bottom, left = words
+    return (top, right, bottom, left)
 
 
 def shown_word(words: Sequence[str], rotation: int, edge: int) -> str:

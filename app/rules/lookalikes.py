@@ -240,7 +240,8 @@ _AUGMENTED = {
 @lru_cache(maxsize=8192)
 def script(ch: str) -> str:
     """The Unicode script of ``ch``, spelled as the library does: ``LATIN``, ``COMMON``."""
-    return categories.alias(ch)
+    alias: str = categories.alias(ch)
+    return alias
 
 
 def _family(ch: str) -> frozenset[str]:

@@ -58,7 +58,7 @@ def check(
     right = right_spots(clover, resolution)
     if resolution.attempt == 1 and len(right) < 4:
         board = tuple(
-            replace(slot, locked=True) if s in right else None
+            replace(slot, locked=True) if s in right and slot is not None else None
             for s, slot in enumerate(resolution.board)
         )
         rejected = tuple(

@@ -69,6 +69,13 @@ class Clover:
     def card(self, card_id: str) -> Card | None:
         return next((c for c in self.all_cards() if c.id == card_id), None)
 
+    def words_of(self, card_id: str) -> list[str]:
+        """The keywords of one of this clover's cards (``KeyError`` for a card it lacks)."""
+        card = self.card(card_id)
+        if card is None:
+            raise KeyError(card_id)
+        return list(card.words)
+
     def laid(self) -> tuple[tuple[Words, int], ...]:
         """``(words, rotation)`` per spot, as the geometry functions take them."""
         return tuple((self.cards[s].words, self.rotations[s]) for s in SPOTS)

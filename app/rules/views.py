@@ -11,16 +11,30 @@ else:
 - once a clover is checked its solution and decoys are public to the room.
 
 ``seat=None`` is an onlooker with no seat: they see what a guesser sees.
-The result is plain JSON-ready data in the shape of API.md's room state.
+The result is plain JSON-ready data in the shape of the API's room state (docs/api.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from app.rules.allowed import allowed
 from app.rules.geometry import LEAVES, SPOTS, pair
-from app.rules.scoring import max_score
-from app.rules.state import Clover, Resolution, Room
+from app.rules.scoring import PERFECT_SCORE, is_right, max_score
+from app.rules.state import (
+    MAX_DECOYS,
+    MAX_PLAYERS,
+    MIN_DECOYS,
+    MIN_PLAYERS,
+    Clover,
+    Resolution,
+    Room,
+)
+
+LIMITS = {
+    "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+    "decoys": {"min": MIN_DECOYS, "max": MAX_DECOYS},
+}
 
 View = dict[str, Any]
 
@@ -45,6 +59,8 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         "seq": room.seq,
         "decoys": room.decoys,
         "you": None if seat is None else {"seat": seat, "host": seat == room.acting_host()},
+        "can": allowed(room, seat),
+        "limits": LIMITS,
         "players": [
             {
                 "seat": s,
@@ -118,7 +134,7 @@ def _resolution(room: Room, seat: int | None) -> View | None:
         "checked": res.checked,
         "clues": list(clover.clues),
         "pool": [
-            {"card": card_id, "words": list(clover.card(card_id).words)}  # type: ignore[union-attr]
+            {"card": card_id, "words": clover.words_of(card_id)}
             for card_id in clover.pool_order
             if card_id not in on_board
         ],
@@ -126,7 +142,7 @@ def _resolution(room: Room, seat: int | None) -> View | None:
             {
                 "spot": s,
                 "card": None if slot is None else slot.card,
-                "words": None if slot is None else list(clover.card(slot.card).words),  # type: ignore[union-attr]
+                "words": None if slot is None else clover.words_of(slot.card),
                 "rotation": 0 if slot is None else slot.rotation,
                 "locked": slot is not None and slot.locked,
             }
@@ -136,14 +152,26 @@ def _resolution(room: Room, seat: int | None) -> View | None:
         "rejected": [
             {"spot": r.spot, "card": r.card, "rotation": r.rotation} for r in res.rejected
         ],
-        "solution": _solution(clover) if may_know else None,
+        "full": res.is_full(),
+        "last": res.turn + 1 == len(room.players),
+        "solution": _solution(clover, res) if may_know else None,
         "decoys": [card.id for card in clover.decoys] if may_know else None,
         "score": _score(room, res),
+        "perfect": _score(room, res) == PERFECT_SCORE,
     }
 
 
-def _solution(clover: Clover) -> list[View]:
-    return [{"spot": s, "card": clover.cards[s].id, "rotation": clover.rotations[s]} for s in SPOTS]
+def _solution(clover: Clover, res: Resolution) -> list[View]:
+    """Where each true card lies; ``found``: whether the board holds it there, rightly turned."""
+    return [
+        {
+            "spot": s,
+            "card": clover.cards[s].id,
+            "rotation": clover.rotations[s],
+            "found": is_right(clover, s, res.board[s]),
+        }
+        for s in SPOTS
+    ]
 
 
 def _score(room: Room, res: Resolution) -> int | None:

@@ -1,44 +1,19 @@
-"""What several server processes on one PostgreSQL database share.
+"""What several server processes share: changes, presence and rate limits.
 
 One process on SQLite needs none of this: ``LocalCluster`` keeps presence and
-rate limits in memory and tells nobody about changes. ``PostgresCluster`` lets
-any number of processes serve the same rooms:
-
-- every committed change sends ``NOTIFY soclover_rooms, '<code>:<seq>'`` (sent
-  by PostgreSQL at commit, so never for a change that was rolled back); each
-  process LISTENs on one dedicated connection and reads what changed from the
-  action log, so its streams get every change in order. The listener
-  reconnects by itself and then catches up every room it follows;
-- presence: each process writes the signs of life it sees, all read them;
-- rate limits: a counter per client and minute in a table.
+rate limits in memory and hears of no changes but its own. On PostgreSQL,
+``app/db/shared.py`` lets any number of processes serve the same rooms.
 """
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import time
 from collections.abc import Awaitable, Callable
-from datetime import UTC, datetime, timedelta
-from typing import Any, Protocol
+from typing import Protocol
 
-from sqlalchemy import delete, func, select, text
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.ext.asyncio import async_sessionmaker
-from sqlmodel.ext.asyncio.session import AsyncSession
-
-from app.db.engine import listen_dsn
-from app.db.models import PresenceRow, RateRow
 from app.service.ratelimit import RateLimiter
 
-log = logging.getLogger(__name__)
-
-CHANNEL = "soclover_rooms"
-LISTENER_NAME = "soclover-listener"
-
-"""The listening connection's application_name, to find it in pg_stat_activity."""
 CatchUp = Callable[[str, int | None], Awaitable[None]]
+"""Told that a room changed elsewhere, up to a seq (``None``: check it)."""
 
 
 class Cluster(Protocol):
@@ -46,7 +21,6 @@ class Cluster(Protocol):
 
     async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None: ...
     async def stop(self) -> None: ...
-    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None: ...
     async def allow(self, kind: str, key: str) -> bool: ...
     async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None: ...
     async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]: ...
@@ -66,9 +40,6 @@ class LocalCluster:
     async def stop(self) -> None:
         return None
 
-    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None:
-        return None
-
     async def allow(self, kind: str, key: str) -> bool:
         return self._limiters[kind].allow(key)
 
@@ -77,166 +48,3 @@ class LocalCluster:
 
     async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]:
         raise NotImplementedError("one process keeps presence in its own tracker")
-
-
-_INSERT_SEEN = pg_insert(PresenceRow)
-_UPSERT_SEEN = _INSERT_SEEN.on_conflict_do_update(
-    index_elements=["room", "pid"],
-    set_={"seen_at": func.greatest(PresenceRow.seen_at, _INSERT_SEEN.excluded.seen_at)},
-)
-
-
-class PostgresCluster:
-    shared = True
-
-    def __init__(
-        self,
-        database_url: str,
-        sessions: async_sessionmaker[AsyncSession],
-        limits: dict[str, int],
-    ) -> None:
-        self.dsn = listen_dsn(database_url)
-        self.sessions = sessions
-        self.limits = limits
-        self._task: asyncio.Task[None] | None = None
-        self._worker: asyncio.Task[None] | None = None
-        self._changes: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
-        self.connected = asyncio.Event()
-        self._written: dict[tuple[str, int], datetime] = {}
-
-    # --- live changes ---------------------------------------------------------------
-
-    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None:
-        self._task = asyncio.create_task(self._listen(followed))
-        self._worker = asyncio.create_task(self._apply_changes(catch_up))
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self.connected.wait(), 10)
-
-    async def stop(self) -> None:
-        for task in (self._task, self._worker):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
-
-    async def room_changed(self, session: AsyncSession, code: str, seq: int) -> None:
-        await session.execute(
-            text("SELECT pg_notify(:channel, :payload)"),
-            {"channel": CHANNEL, "payload": f"{code}:{seq}"},
-        )
-
-    async def _listen(self, followed: Callable[[], set[str]]) -> None:
-        """Keep one LISTEN connection open; after every (re)connection, catch up."""
-        import asyncpg
-
-        delay = 0.2
-        while True:
-            conn = None
-            try:
-                conn = await asyncpg.connect(
-                    self.dsn, server_settings={"application_name": LISTENER_NAME}
-                )
-                lost = asyncio.Event()
-                conn.add_termination_listener(lambda _conn, lost=lost: lost.set())
-                await conn.add_listener(CHANNEL, self._on_notify)
-                self.connected.set()
-                delay = 0.2
-                for code in followed():
-                    self._changes.put_nowait((code, None))
-                while not lost.is_set() and not conn.is_closed():
-                    with contextlib.suppress(TimeoutError):
-                        await asyncio.wait_for(lost.wait(), 5)
-                    if not lost.is_set():
-                        await conn.execute("SELECT 1")  # notice a silently dead link
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:  # the database went away: try again
-                log.warning("room change listener lost its connection: %s", error)
-            finally:
-                self.connected.clear()
-                if conn is not None and not conn.is_closed():
-                    with contextlib.suppress(Exception):
-                        await conn.close(timeout=2)
-            await asyncio.sleep(delay)
-            delay = min(delay * 2, 5.0)
-
-    def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        code, _, seq = payload.partition(":")
-        with contextlib.suppress(ValueError):
-            self._changes.put_nowait((code, int(seq)))
-
-    async def _apply_changes(self, catch_up: CatchUp) -> None:
-        while True:
-            code, seq = await self._changes.get()
-            try:
-                await catch_up(code, seq)
-            except Exception:
-                log.exception("catching up room %s failed", code)
-
-    # --- rate limits --------------------------------------------------------------------
-
-    async def allow(self, kind: str, key: str) -> bool:
-        """A sliding-window count: this minute's requests plus the share of last
-        minute's that still falls within the last 60 s (no free burst at :00)."""
-        now = time.time()
-        window = int(now // 60)
-        key = f"{kind}:{key}"[:80]
-        async with self.sessions() as session, session.begin():
-            statement = (
-                pg_insert(RateRow)
-                .values(key=key, window=window, count=1)
-                .on_conflict_do_update(
-                    index_elements=["key", "window"], set_={"count": RateRow.count + 1}
-                )
-                .returning(RateRow.count)
-            )
-            count = (await session.execute(statement)).scalar_one()
-            previous = (
-                await session.execute(
-                    select(RateRow.count).where(RateRow.key == key, RateRow.window == window - 1)
-                )
-            ).scalar_one_or_none() or 0
-            if count == 1 and window % 10 == 0:
-                await session.execute(delete(RateRow).where(RateRow.window < window - 1))
-        weight = 1 - (now % 60) / 60
-        return count + previous * weight <= self.limits[kind]
-
-    # --- presence ---------------------------------------------------------------------------
-
-    async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None:
-        """Write when this process last saw each player; a later sign never moves back.
-
-        A sign less than a quarter of the grace newer than the one written before
-        is skipped: a thousand streaming players need not be written every sweep.
-        """
-        now = datetime.now(UTC)
-        rows = []
-        for code, pids in signs.items():
-            for pid, ago in pids.items():
-                seen_at = now - timedelta(seconds=ago)
-                written = self._written.get((code, pid))
-                if written is None or (seen_at - written).total_seconds() > grace / 4:
-                    rows.append({"room": code, "pid": pid, "seen_at": seen_at})
-                    self._written[(code, pid)] = seen_at
-        if not rows:
-            return
-        async with self.sessions() as session, session.begin():
-            # One statement run for many rows (executemany), not one INSERT of
-            # thousands of VALUES: that was compiled anew at every sweep, a stall
-            # of the event loop every few seconds (p95 spikes on PostgreSQL).
-            await session.execute(_UPSERT_SEEN, rows)
-
-    async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]:
-        """Who any process has seen in the last ``grace`` seconds, for each room; one query."""
-        since = datetime.now(UTC) - timedelta(seconds=grace)
-        found: dict[str, set[int]] = {}
-        async with self.sessions() as session:
-            rows = await session.execute(
-                select(PresenceRow.room, PresenceRow.pid).where(
-                    PresenceRow.room.in_(codes),  # type: ignore[attr-defined]
-                    PresenceRow.seen_at >= since,
-                )
-            )
-            for room, pid in rows:
-                found.setdefault(room, set()).add(pid)
-        return {code: frozenset(pids) for code, pids in found.items()}

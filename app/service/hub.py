@@ -13,6 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from app.rules.actions import Action, Join, Kick
 from app.rules.state import Room
 
 HISTORY = 64
@@ -35,6 +36,25 @@ class Change:
     """What streams built from this change, by (kind, seat): every stream of a
     seat sends the same bytes, so a room's change is rendered once per seat
     rather than once per open connection."""
+
+
+def change_after(action: Action, seat: int | None, before: Room, after: Room) -> Change:
+    """The change ``action`` by ``seat`` made from ``before`` to ``after``, as streams tell it."""
+    return Change(after.seq, after, happened(action, seat, before, after), before.last_chat_id())
+
+
+def happened(action: Action, seat: int | None, before: Room, after: Room) -> dict[str, Any]:
+    """Who did what: never an action's content (a clue, a card), only its type and its
+    author, by seat then, player id and name (public at the table). A removal also
+    names who was removed, who no longer has a seat to be named by."""
+    summary: dict[str, Any] = {"type": action.type, "seat": seat}
+    if seat is not None:
+        actor = (after if isinstance(action, Join) else before).players[seat]
+        summary["player"] = actor.pid
+        summary["name"] = actor.name
+    if isinstance(action, Kick) and 0 <= action.seat < len(before.players):
+        summary["removed"] = before.players[action.seat].name
+    return summary
 
 
 class Ping:

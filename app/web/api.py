@@ -1,4 +1,4 @@
-"""The JSON API of API.md: rooms, actions, legends."""
+"""The JSON API (docs/api.md): rooms, actions, legends."""
 
 from __future__ import annotations
 
@@ -8,17 +8,17 @@ from fastapi import APIRouter, Body, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.service.codes import normalize_code
-from app.service.errors import RateLimited, RoomNotFound
-from app.service.rooms import Seat, iso
+from app.service.errors import RoomNotFound
 from app.web.deps import (
     CodeDep,
+    CreateLimit,
+    JoinLimit,
     ReaderSeat,
     RequiredSeat,
     ServiceDep,
-    check_lookup_rate,
-    client_key,
-    cookie_name,
+    limit,
     seat_in,
+    set_seat_cookie,
 )
 from app.web.schemas import (
     ActionIn,
@@ -32,54 +32,43 @@ from app.web.schemas import (
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-ROOM_ERRORS = {404: {"description": "No such room"}}
+ROOM_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such room"}}
 
 
-def set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
-    response.set_cookie(
-        cookie_name(code),
-        token,
-        max_age=60 * 60 * 24 * 30,
-        httponly=True,
-        samesite="lax",
-        secure=request.app.state.settings.secure_cookies,
-        path="/",
-    )
-
-
-@router.post("/rooms", status_code=201, response_model=SeatOut)
+@router.post("/rooms", status_code=201, response_model=SeatOut, dependencies=[CreateLimit])
 async def create_room(
     body: CreateRoom, request: Request, response: Response, service: ServiceDep
 ) -> SeatOut:
     """Create a room; its creator is the host in seat 0."""
-    if not await service.cluster.allow("create", client_key(request)):
-        raise RateLimited()
-    room, token = await service.create(body.name, body.decoys)
-    set_seat_cookie(request, response, room.code, token)
-    return SeatOut(code=room.code, token=token, seat=0)
+    seated = await service.create(body.name, body.decoys)
+    set_seat_cookie(request, response, seated.code, seated.token)
+    return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
 
 
-@router.post("/rooms/{code}/join", status_code=201, response_model=SeatOut, responses=ROOM_ERRORS)
+@router.post(
+    "/rooms/{code}/join",
+    status_code=201,
+    response_model=SeatOut,
+    responses=ROOM_ERRORS,
+    dependencies=[JoinLimit],
+)
 async def join_room(
     code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
 ) -> SeatOut:
     """Take a seat in a room that is still in its lobby (409 if full or started)."""
-    if not await service.cluster.allow("join", client_key(request)):
-        raise RateLimited()
-    room, token, seat = await service.join(code, body.name)
-    set_seat_cookie(request, response, room.code, token)
-    return SeatOut(code=room.code, token=token, seat=seat)
+    seated = await service.join(code, body.name)
+    set_seat_cookie(request, response, seated.code, seated.token)
+    return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
 
 
 @router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=dict[str, Any])
 async def get_room(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> JSONResponse:
     """The room as the caller's seat may see it, with the whole recent chat; without a
     seat, the public view (rate-limited per client address: a code is a room's secret)."""
-    room = await service.load(code)
     if seat is not None:
-        service.presence.touch(code, seat.pid)
+        service.touch(code, seat.pid)
     # The view is plain JSON data already: no need for FastAPI's generic encoder.
-    return JSONResponse(await service.room_view(room, _seat_index(room, seat)))
+    return JSONResponse(await service.view(code, None if seat is None else seat.pid))
 
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)
@@ -94,10 +83,8 @@ async def post_action(
     Its `chat` holds only the lines this action added (`chat_after` says after which
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
-    change = await service.act(code, seat, to_action(body, iso(service.clock())), body.seq)
-    room = change.room
-    state = await service.room_view(room, _seat_index(room, seat), chat_after=change.chat_after)
-    return ActionOut(seq=room.seq, state=state)
+    update = await service.act(code, seat, to_action(body), body.seq)
+    return ActionOut(seq=update.seq, state=update.view)
 
 
 @router.get(
@@ -109,7 +96,7 @@ async def legends(
     players: Annotated[int | None, Query(ge=3, le=6)] = None,
     decoys: Annotated[int | None, Query(ge=1, le=4)] = None,
     room: Annotated[str | None, Query(max_length=12)] = None,
-    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    limit_: Annotated[int, Query(alias="limit", ge=1, le=100)] = 20,
 ) -> LegendsOut:
     """The Record of Legends: finished games, best score first.
 
@@ -121,11 +108,7 @@ async def legends(
     if room is not None:
         code = normalize_code(room)
         if code is None or await seat_in(request, code, service) is None:
-            await check_lookup_rate(request, service)
+            await limit(request, service, "lookup")
             raise RoomNotFound()
-    rows = await service.legends(players=players, decoys=decoys, room=code, limit=limit)
+    rows = await service.legends_of(players=players, decoys=decoys, room=code, limit=limit_)
     return LegendsOut.model_validate({"legends": rows})
-
-
-def _seat_index(room, seat: Seat | None) -> int | None:  # type: ignore[no-untyped-def]
-    return None if seat is None else room.seat_of(seat.pid)

@@ -1,11 +1,11 @@
 """GZip for what players load; the live streams and the answers to actions go straight through.
 
-Starlette's GZipMiddleware already leaves ``text/event-stream`` uncompressed,
-but only after wrapping every message of the stream in a responder of its
-own: thousands of open streams each held one for nothing. And every answer
-to an action (a POST) was compressed with a fresh gzip state, 6 % of the
+Starlette's GZipMiddleware leaves ``text/event-stream`` uncompressed, but
+only after wrapping every message of the stream in a responder of its own:
+thousands of open streams would each hold one for nothing. And compressing
+every answer to an action (a POST) with a fresh gzip state costs 6 % of the
 event loop's time at 200 actions/s (py-spy) to save a few KB on an answer
-the player waits for. Pages, static files and room reads (GETs) still are.
+the player waits for. Pages, static files and room reads (GETs) are compressed.
 """
 
 from __future__ import annotations

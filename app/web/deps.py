@@ -1,18 +1,30 @@
-"""Who is asking: the room from the path, the seat from a bearer token or cookie."""
+"""Who is asking, said once for the API, the pages and the streams alike.
+
+The room from the path, the seat from a bearer token or the room's cookie,
+the rate limits of what brute force would lean on, and the check that a
+cookie-carried post comes from our own pages. The JSON routes take these as
+FastAPI dependencies; the pages call the same functions inside their
+handlers, so that a refusal shows the form again instead of an error page.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Response
 
 from app.rules.errors import Forbidden
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
-from app.service.rooms import RoomService, Seat
+from app.service.rooms import RoomService
+from app.service.seats import Seat
 
 COOKIE_PREFIX = "soclover_"
+COOKIE_DAYS = 30
+
+Limited = Literal["create", "join", "lookup"]
 
 
 def cookie_name(code: str) -> str:
@@ -20,13 +32,26 @@ def cookie_name(code: str) -> str:
     return f"{COOKIE_PREFIX}{code}"
 
 
-# The dependencies are ``async def`` although they never await: FastAPI runs a
+def set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
+    response.set_cookie(
+        cookie_name(code),
+        token,
+        max_age=60 * 60 * 24 * COOKIE_DAYS,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+        path="/",
+    )
+
+
+# The dependencies are ``async def`` although most never await: FastAPI runs a
 # plain ``def`` dependency in its thread pool, two thread hops per request
 # (seen in py-spy under load as 3 % of the server's samples).
 
 
 async def get_service(request: Request) -> RoomService:
-    return request.app.state.service  # type: ignore[no-any-return]
+    service: RoomService = request.app.state.service
+    return service
 
 
 ServiceDep = Annotated[RoomService, Depends(get_service)]
@@ -42,6 +67,16 @@ async def room_code(code: str) -> str:
 CodeDep = Annotated[str, Depends(room_code)]
 
 
+def client_key(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+async def limit(request: Request, service: RoomService, kind: Limited) -> None:
+    """Count one try of ``kind`` from this client address; ``RateLimited`` past the limit."""
+    if not await service.cluster.allow(kind, client_key(request)):
+        raise RateLimited()
+
+
 def _token(request: Request, code: str) -> tuple[str | None, bool]:
     """The presented token and whether it came from the cookie."""
     auth = request.headers.get("authorization", "")
@@ -51,7 +86,8 @@ def _token(request: Request, code: str) -> tuple[str | None, bool]:
     return request.cookies.get(cookie_name(code)), True
 
 
-async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat | None:
+async def seat_in(request: Request, code: str, service: RoomService) -> Seat | None:
+    """The caller's seat in ``code`` (a code already normalized), from token or cookie."""
     token, _ = _token(request, code)
     return await service.seat_for(code, token)
 
@@ -60,28 +96,21 @@ async def reader_seat(request: Request, code: CodeDep, service: ServiceDep) -> S
     """The caller's seat, if any. Someone without one is reading a room by its code,
     the room's only secret: that is rate-limited per client address, like joining,
     so codes cannot be enumerated."""
-    seat = await optional_seat(request, code, service)
+    seat = await seat_in(request, code, service)
     if seat is None:
-        await check_lookup_rate(request, service)
+        await limit(request, service, "lookup")
     return seat
 
 
-async def check_lookup_rate(request: Request, service: RoomService) -> None:
-    if not await service.cluster.allow("lookup", client_key(request)):
-        raise RateLimited()
-
-
-async def seat_in(request: Request, code: str, service: RoomService) -> Seat | None:
-    """The caller's seat in ``code`` (a code already normalized), from token or cookie."""
-    token, _ = _token(request, code)
-    return await service.seat_for(code, token)
+async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat | None:
+    return await seat_in(request, code, service)
 
 
 async def required_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat:
     token, from_cookie = _token(request, code)
     seat = await service.seat_for(code, token)
     if seat is None:
-        await service.load(code)  # no such room: 404 before 401
+        await service.ensure_room(code)  # no such room: 404 before 401
         raise NotSeated()
     if from_cookie:
         check_same_origin(request)
@@ -105,10 +134,17 @@ def check_same_origin(request: Request) -> None:
         raise Forbidden("That request came from another site.")
 
 
+def rate_limited(kind: Limited) -> Callable[..., Awaitable[None]]:
+    """A dependency counting one try of ``kind`` (for routes that refuse with JSON)."""
+
+    async def dependency(request: Request, service: ServiceDep) -> None:
+        await limit(request, service, kind)
+
+    return dependency
+
+
 OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]
 ReaderSeat = Annotated[Seat | None, Depends(reader_seat)]
 RequiredSeat = Annotated[Seat, Depends(required_seat)]
-
-
-def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+CreateLimit = Depends(rate_limited("create"))
+JoinLimit = Depends(rate_limited("join"))

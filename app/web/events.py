@@ -1,31 +1,30 @@
 """The live stream of a room: one Server-Sent Event per accepted action.
 
 Each event has ``id: <seq>`` and carries the state as the receiving seat may
-see it, built from the per-seat view at send time (never from raw state), and
-who did what (``{"type", "seat", "player", "name"}``, never the action's content). A client that
-reconnects with ``Last-Event-ID`` is sent each change it missed, in order, or
-the current state when the server no longer holds them all. An open stream is
-its player's presence at the table.
+see it, built from the per-seat view (never from raw state), and who did what
+(``{"type", "seat", "player", "name"}``, never the action's content). A client
+that reconnects with ``Last-Event-ID`` is sent each change it missed, in
+order, or the current state when the server no longer holds them all. An
+open stream is its player's presence at the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.jsontext import to_bytes
-from app.service.hub import Change, Ping
-from app.service.rooms import RoomService, Seat
+from app.service.following import Update
+from app.service.hub import Ping
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
+from app.web.streams import PING_COMMENT, event_stream
 
 router = APIRouter(prefix="/api", tags=["api"])
 
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-PING_COMMENT = b": ping\r\n\r\n"
-"""Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
+MAX_EVENT_ID = 20
+"""Digits of a Last-Event-ID worth reading."""
 
 
 @router.get(
@@ -41,41 +40,30 @@ async def room_events(
     The first event carries the current state with the whole recent chat
     (`chat_after` null); each later one only the chat lines its change added.
     """
-    await service.load(code)  # 404 before the stream opens
-    return EventSourceResponse(
-        _events(service, code, seat, _last_event_id(request)),
-        headers=STREAM_HEADERS,
-        ping=0,  # the hub pings every stream in turn (app/service/hub.py): no task each
-    )
+    await service.ensure_room(code)  # 404 before the stream opens
+    updates = service.follow(code, None if seat is None else seat.pid, _last_event_id(request))
+    return event_stream(_events(updates))
 
 
 def _last_event_id(request: Request) -> int | None:
     raw = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
     try:
-        return int(raw) if raw is not None and len(raw) < 20 else None
+        return int(raw) if raw is not None and len(raw) < MAX_EVENT_ID else None
     except ValueError:
         return None
 
 
-async def _events(
-    service: RoomService, code: str, seat: Seat | None, last: int | None
-) -> AsyncIterator[bytes]:
-    async for change in service.follow(code, None if seat is None else seat.pid, last):
-        yield PING_COMMENT if isinstance(change, Ping) else await _event(service, seat, change)
+async def _events(updates: AsyncIterator[Update | Ping]) -> AsyncIterator[bytes]:
+    async for update in updates:
+        yield PING_COMMENT if isinstance(update, Ping) else _encoded(update)
 
 
-async def _event(service: RoomService, seat: Seat | None, change: Change) -> bytes:
-    """The encoded event; built once per (change, seat) and shared by that seat's streams."""
-    index = None if seat is None else change.room.seat_of(seat.pid)
-    key = ("json", index)
-    encoded = change.rendered.get(key)
+def _encoded(update: Update) -> bytes:
+    """The event, encoded once per change and seat and shared by that seat's streams."""
+    encoded: bytes | None = update.memo.get("json")
     if encoded is None:
-        data: dict[str, Any] = {
-            "seq": change.seq,
-            "action": change.action,
-            "state": await service.room_view(change.room, index, chat_after=change.chat_after),
-        }
-        encoded = change.rendered[key] = ServerSentEvent(
-            data=to_bytes(data).decode(), event="state", id=str(change.seq)
+        data = {"seq": update.seq, "action": update.action, "state": update.view}
+        encoded = update.memo["json"] = ServerSentEvent(
+            data=to_bytes(data).decode(), event="state", id=str(update.seq)
         ).encode()
     return encoded

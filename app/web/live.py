@@ -17,17 +17,15 @@ it relative (without ``SOCLOVER_PUBLIC_URL``).
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
 
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from app.service.hub import Change, Ping
-from app.service.rooms import RoomService, Seat
+from app.service.following import Update
+from app.service.hub import Ping
 from app.web import render
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
-from app.web.events import PING_COMMENT, STREAM_HEADERS
-from app.web.pages import region_context
+from app.web.streams import PING_COMMENT, event_stream
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,59 +37,40 @@ LIVE_REGIONS = tuple(name for name in render.REGIONS if name != "chat")
 async def room_stream(
     code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep
 ) -> EventSourceResponse:
-    await service.load(code)
+    await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
-    return EventSourceResponse(
-        _regions(service, code, seat, public_url or ""),
-        headers=STREAM_HEADERS,
-        ping=0,  # the hub pings every stream in turn
-    )
+    updates = service.follow(code, None if seat is None else seat.pid)
+    return event_stream(_regions(updates, public_url or ""))
 
 
 async def _regions(
-    service: RoomService, code: str, seat: Seat | None, site: str
+    updates: AsyncIterator[Update | Ping], site: str
 ) -> AsyncIterator[ServerSentEvent | bytes]:
     sent: dict[str, str] = {}
-    async for change in service.follow(code, None if seat is None else seat.pid):
-        if isinstance(change, Ping):
+    async for update in updates:
+        if isinstance(update, Ping):
             yield PING_COMMENT
             continue
-        whole_chat = change.chat_after is None or "chat" not in sent
-        regions = await _regions_of(service, seat, change, site, whole_chat)
-        for name, content in regions.items():
+        whole_chat = update.chat_after is None or "chat" not in sent
+        for name, content in (await _rendered(update, site, whole_chat)).items():
             if sent.get(name) != content:
                 sent[name] = content
-                yield ServerSentEvent(data=content, event=name, id=str(change.seq))
+                yield ServerSentEvent(data=content, event=name, id=str(update.seq))
 
 
-async def _regions_of(
-    service: RoomService, seat: Seat | None, change: Change, site: str, whole_chat: bool
-) -> dict[str, str]:
-    """This seat's regions after ``change``, rendered once and shared by its streams."""
-    index = None if seat is None else change.room.seat_of(seat.pid)
-    key = ("html", index)
-    regions: dict[str, str] | None = change.rendered.get(key)
+async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, str]:
+    """This seat's regions after one change, rendered once and shared by its streams."""
+    regions: dict[str, str] | None = update.memo.get("html")
     if regions is None:
-        context = await _context(service, index, change, site)
+        context = render.region_context(update.view, site, happened=update.action)
         regions = {name: render.region(name, context) for name in LIVE_REGIONS}
-        new_lines = [line for line in context["v"]["chat"] if line["id"] > (change.chat_after or 0)]
-        if change.chat_after is not None and new_lines:
-            regions["chat-line"] = render.chat_lines(new_lines)
-        change.rendered[key] = regions
+        if update.chat_after is not None and update.view["chat"]:
+            regions["chat-line"] = render.chat_lines(update.view["chat"])
+        update.memo["html"] = regions
     if not whole_chat:
         return regions
-    chat_key = ("html-chat", index)
-    chat: str | None = change.rendered.get(chat_key)
+    chat: str | None = update.memo.get("html-chat")
     if chat is None:
-        context = await _context(service, index, change, site)
-        chat = change.rendered[chat_key] = render.region("chat", context)
+        context = render.region_context(await update.whole(), site)
+        chat = update.memo["html-chat"] = render.region("chat", context)
     return {"chat": chat, **{k: v for k, v in regions.items() if k != "chat-line"}}
-
-
-async def _context(
-    service: RoomService, index: int | None, change: Change, site: str
-) -> dict[str, Any]:
-    view = await service.room_view(change.room, index)
-    context = await region_context(service, view, site)
-    context["happened"] = change.action
-    return context

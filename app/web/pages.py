@@ -19,30 +19,29 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
 
+from app.rules import actions as act
 from app.rules.clues import check_clue
 from app.rules.errors import BadDecoys, CluesRejected, RuleError
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
 from app.service.codes import normalize_code
 from app.service.errors import RateLimited, RoomNotFound
-from app.service.rooms import RoomService, Seat, iso
+from app.service.rooms import RoomService
+from app.service.seats import Seat
 from app.web import render
-from app.web.api import set_seat_cookie
 from app.web.deps import (
     OptionalSeat,
     ServiceDep,
-    check_lookup_rate,
     check_same_origin,
-    client_key,
     cookie_name,
+    limit,
     seat_in,
+    set_seat_cookie,
 )
-from app.web.schemas import ActionIn, to_action
+from app.web.schemas import ActionIn, form_fields, to_action
 
 router = APIRouter(include_in_schema=False)
 
-ACTION = TypeAdapter(ActionIn)
-NUMBERS = ("spot", "rotation", "turns", "decoys", "seat", "seq")
-TEXTS = ("type", "card", "text")
+ACTION: TypeAdapter[Any] = TypeAdapter(ActionIn)
 MAX_FIELD = 200
 """Characters kept of a typed field shown back on a refused form (the rules allow far less)."""
 
@@ -82,8 +81,12 @@ def typed(form: FormData, key: str) -> str:
     return value[:MAX_FIELD] if isinstance(value, str) else ""
 
 
-async def legends_by_count(service: RoomService, limit: int = 3) -> dict[int, list[dict[str, Any]]]:
-    return {n: await service.legends(players=n, limit=limit) for n in range(3, 7)}
+HOME_LEGENDS = 3
+"""Legends shown per table size on the home page."""
+
+
+async def legends_by_count(service: RoomService) -> dict[int, list[dict[str, Any]]]:
+    return {n: await service.legends_of(players=n, limit=HOME_LEGENDS) for n in range(3, 7)}
 
 
 # --- home ----------------------------------------------------------------------
@@ -111,14 +114,13 @@ async def create_room(request: Request, service: ServiceDep) -> Response:
     try:
         check_same_origin(request)
         decoys = _decoys(decoys_typed)
-        if not await service.cluster.allow("create", client_key(request)):
-            raise RateLimited()
-        room, token = await service.create(name, decoys)
+        await limit(request, service, "create")
+        seated = await service.create(name, decoys)
     except RuleError as error:
         page = await _home(service, create_error=error.message, name=name, decoys=decoys_typed)
         return html(page, error.status)
-    response = see_room(room.code)
-    set_seat_cookie(request, response, room.code, token)
+    response = see_room(seated.code)
+    set_seat_cookie(request, response, seated.code, seated.token)
     return response
 
 
@@ -139,8 +141,8 @@ async def join_by_code(request: Request, service: ServiceDep) -> Response:
     try:
         if normalized is None:
             raise RoomNotFound()
-        await check_lookup_rate(request, service)
-        await service.load(normalized)
+        await limit(request, service, "lookup")
+        await service.ensure_room(normalized)
     except RuleError as error:
         return html(await _home(service, join_error=error.message, code=code), error.status)
     return see_room(normalized)
@@ -157,20 +159,17 @@ async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLRes
     seat = await seat_in(request, normalized, service)
     try:
         if seat is None:
-            await check_lookup_rate(request, service)
-        room = await service.load(normalized)
+            await limit(request, service, "lookup")
+        view = await service.view(normalized, None if seat is None else seat.pid)
     except RoomNotFound:
         return missing(code)
     except RateLimited as error:
         return html(render.page("error", message=error.message), error.status)
-    index = None if seat is None else room.seat_of(seat.pid)
-    view = await service.room_view(room, index)
-    if index is None:
+    if seat is None or view["you"] is None:
         return html(render.page("join", **render.room_context(view)))
-    assert seat is not None
-    service.presence.touch(normalized, seat.pid)
+    service.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
-    context = await region_context(service, view, site(request))
+    context = render.region_context(view, site(request))
     return html(
         render.page(
             "room",
@@ -184,15 +183,6 @@ def missing(code: str) -> HTMLResponse:
     return html(render.page("missing", code=code[:MAX_FIELD]), 404)
 
 
-async def region_context(service: RoomService, view: dict[str, Any], site: str) -> dict[str, Any]:
-    """Everything the live regions render from: the seat's view, public legends, and
-    ``site``, the address in front of the invite link ("" in a shared live update)."""
-    extra: dict[str, Any] = {"site": site}
-    if view["phase"] == "finished":
-        extra["server_legends"] = await service.legends(players=len(view["players"]), limit=5)
-    return render.room_context(view, **extra)
-
-
 @router.post("/r/{code}/join")
 async def join_room(request: Request, code: str, service: ServiceDep) -> Response:
     normalized = normalize_code(code)
@@ -201,23 +191,21 @@ async def join_room(request: Request, code: str, service: ServiceDep) -> Respons
     name = typed(await request.form(), "name")
     try:
         check_same_origin(request)
-        if not await service.cluster.allow("join", client_key(request)):
-            raise RateLimited()
-        _, token, _ = await service.join(normalized, name)
+        await limit(request, service, "join")
+        seated = await service.join(normalized, name)
     except RuleError as refusal:
         if refusal.status == 404:
             return missing(code)
         try:
-            room = await service.load(normalized)
+            view = await service.view(normalized, None)
         except RoomNotFound:
             return missing(code)
-        view = await service.room_view(room, None)
         context = render.room_context(view)
         return html(
             render.page("join", error=refusal.message, name=name, **context), refusal.status
         )
     response = see_room(normalized)
-    set_seat_cookie(request, response, normalized, token)
+    set_seat_cookie(request, response, normalized, seated.token)
     return response
 
 
@@ -234,7 +222,7 @@ async def invite_qr(
     if normalized is None:
         return missing(code)
     if seat is None:
-        await check_lookup_rate(request, service)
+        await limit(request, service, "lookup")
     svg = render.qr_svg(f"{site(request)}/r/{normalized}")
     return Response(
         svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
@@ -282,7 +270,7 @@ async def take_seat_by_path(
 async def _seat_here(request: Request, code: str, token: str, service: RoomService) -> Response:
     """Sit in the token's seat on this browser too; a dead link says so and sets nothing."""
     if await service.seat_for(code, token) is None:
-        await check_lookup_rate(request, service)
+        await limit(request, service, "lookup")
         return html(render.page("seat-gone", code=code), 410)
     response = see_room(code)
     set_seat_cookie(request, response, code, token)
@@ -294,7 +282,7 @@ async def _seat_here(request: Request, code: str, token: str, service: RoomServi
 
 
 @router.post("/r/{code}/act")
-async def act(request: Request, code: str, service: ServiceDep) -> Response:
+async def room_action(request: Request, code: str, service: ServiceDep) -> Response:
     """One action from a form or button of the room page."""
     normalized = normalize_code(code)
     if normalized is None:
@@ -306,11 +294,10 @@ async def act(request: Request, code: str, service: ServiceDep) -> Response:
     try:
         check_same_origin(request)
         form = await request.form()
-        action = to_action(ACTION.validate_python(form_body(form)), iso(service.clock()))
-        change = await service.act(normalized, seat, action)
+        action = to_action(ACTION.validate_python(form_body(form)))
+        await service.act(normalized, seat, action)
         if form.get("then") == "done":
-            done = to_action(ACTION.validate_python({"type": "done"}), iso(service.clock()))
-            await service.act(normalized, seat, done)
+            await service.act(normalized, seat, act.Done())
     except CluesRejected as error:
         message = " ".join(detail.message for detail in error.details)
         return await _refused(request, service, normalized, seat, message, error.status)
@@ -319,7 +306,7 @@ async def act(request: Request, code: str, service: ServiceDep) -> Response:
     except ValidationError:
         message = "That action is not well formed."
         return await _refused(request, service, normalized, seat, message, 422)
-    if change.action is not None and change.action["type"] == "leave":
+    if isinstance(action, act.Leave):
         return _left(request, normalized)
     if is_htmx(request):
         return Response(status_code=204)
@@ -346,34 +333,37 @@ async def _refused(
     if is_htmx(request):
         return flash_response(message, status)
     try:
-        room = await service.load(code)
+        view = await service.view(code, seat.pid)
     except RoomNotFound:
         return missing(code)
-    index = room.seat_of(seat.pid)
-    view = await service.room_view(room, index)
-    if index is None:
+    if view["you"] is None:
         return html(render.page("join", error=message, **render.room_context(view)), status)
-    context = await region_context(service, view, site(request))
+    context = render.region_context(view, site(request))
     return html(render.page("room", flash=message, device_url=None, **context), status)
 
 
 def form_body(form: FormData) -> dict[str, Any]:
-    """A form's fields as the JSON body the API would take."""
-    body: dict[str, Any] = {}
-    for key in TEXTS:
-        value = form.get(key)
-        if isinstance(value, str):
-            body[key] = value
-    for key in NUMBERS:
-        value = form.get(key)
-        if isinstance(value, str) and value.strip():
+    """A form's fields as the JSON body the API would take, by the action's own fields
+    (numbers as numbers; a list from numbered fields, ``clue0`` to ``clue3``)."""
+    kind = form.get("type")
+    body: dict[str, Any] = {"type": kind}
+    if not isinstance(kind, str):
+        return body
+    for name, hint, keys in form_fields(kind):
+        if keys is not None:  # a list, one field per item
+            items = [form.get(keys.format(i)) for i in range(4)]
+            body[name] = [v.strip() if isinstance(v, str) and v.strip() else None for v in items]
+            continue
+        value = form.get(name)
+        if not isinstance(value, str):
+            continue
+        if hint is int:
             try:
-                body[key] = int(value)
+                body[name] = int(value)
             except ValueError:
-                body[key] = value
-    if body.get("type") == "clues":
-        clues = [form.get(f"clue{leaf}") for leaf in range(4)]
-        body["clues"] = [c.strip() if isinstance(c, str) and c.strip() else None for c in clues]
+                body[name] = value  # refused below as not a number
+        else:
+            body[name] = value
     return body
 
 
@@ -391,8 +381,11 @@ async def check(
         return html("", 200)
     form = await request.form()
     text = form.get(f"clue{leaf}")
-    view = await _seat_view(service, normalized, seat)
-    clover = view["clover"] if view else None
+    try:
+        view = await service.view(normalized, seat.pid)
+    except RoomNotFound:
+        return html("", 200)
+    clover = view["clover"]
     if clover is None or not isinstance(text, str) or not text.strip() or len(text) > 200:
         return html(render.region_check(leaf, None, None))
     keywords = [word for leaf_ in clover["leaves"] for word in leaf_["pair"]]
@@ -404,12 +397,3 @@ async def check(
             verdict.warning.message if verdict.warning else None,
         )
     )
-
-
-async def _seat_view(service: RoomService, code: str, seat: Seat) -> dict[str, Any] | None:
-    try:
-        room = await service.load(code)
-    except RoomNotFound:
-        return None
-    index = room.seat_of(seat.pid)
-    return None if index is None else await service.room_view(room, index)

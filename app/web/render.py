@@ -95,6 +95,13 @@ def flash(message: str) -> str:
     return ENV.get_template("partials/_flash.html").render(message=message)
 
 
+def region_context(view: dict[str, Any], site: str, **extra: Any) -> dict[str, Any]:
+    """What the room page and its live regions render from: the seat's view, and
+    ``site``, the address in front of the invite link ("" in a live update shared
+    by every stream of a seat: the page's script puts its own address there)."""
+    return room_context(view, site=site, **extra)
+
+
 def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """What every room template gets: the view and names derived from it."""
     players = view["players"]

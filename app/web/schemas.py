@@ -1,22 +1,25 @@
 """What clients send, parsed and bounded at the edge.
 
 Raw input becomes one of a closed set of typed requests here; anything else
-is a 4xx before it reaches the service. Bounds are loose where the rules
-engine gives a better, named refusal (a spot of 7 is ``bad_spot``) and tight
-where only size matters (no string or list can be large).
+is a 4xx before it reaches the service. The action requests are derived from
+the action classes themselves (``app/rules/actions.py``), so an action is
+declared once: a field's type and its ``max_length`` come from there. Bounds
+are loose where the rules engine gives a better, named refusal (a spot of 7
+is ``bad_spot``, a chat line of 400 characters ``bad_text``) and tight where
+only size matters (no string or list can be large).
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+import dataclasses
+import typing
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model
 
 from app.rules import actions as act
-from app.service.codes import new_seed
 
 Name = Annotated[StrictStr, Field(max_length=100, description="1 to 24 characters once trimmed")]
-CardId = Annotated[StrictStr, Field(max_length=64)]
 Number = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
 
 
@@ -39,7 +42,10 @@ class SeatOut(BaseModel):
     seat: int
 
 
-class _Action(Strict):
+class ActionRequest(Strict):
+    """What every action request holds; each action's own fields come from its class."""
+
+    type: str
     seq: Number | None = Field(
         default=None,
         description="Optional: the seq you last saw. If the room has moved on, the action "
@@ -47,140 +53,62 @@ class _Action(Strict):
     )
 
 
-class SettingsIn(_Action):
-    type: Literal["settings"]
-    decoys: Number
+def _field(hint: Any, meta: typing.Mapping[str, Any], default: Any) -> tuple[Any, Any]:
+    """The request field for one field of an action class."""
+    required = default is dataclasses.MISSING
+    if hint is int:
+        return Number, ... if required else default
+    if hint is str:
+        return Annotated[StrictStr, Field(max_length=meta["max_length"])], ...
+    if typing.get_origin(hint) is tuple:
+        item = Annotated[StrictStr, Field(max_length=meta["item_length"])] | None
+        return Annotated[list[item], Field(min_length=meta["items"], max_length=meta["items"])], ...
+    raise TypeError(f"no request field for {hint!r}")
 
 
-class StartIn(_Action):
-    type: Literal["start"]
+def request_model(cls: type[act.Action]) -> type[ActionRequest]:
+    """The API's request for the action ``cls``: its type, its fields, an optional seq.
+    Fields the server stamps (a deal's seed, a chat line's time) are not the client's."""
+    hints = typing.get_type_hints(cls)
+    fields: dict[str, Any] = {"type": (Literal[cls.type], ...)}
+    for f in dataclasses.fields(cls):
+        if not f.metadata.get("stamped"):
+            fields[f.name] = _field(hints[f.name], f.metadata, f.default)
+    model: type[ActionRequest] = create_model(
+        f"{cls.__name__}In", __base__=ActionRequest, __doc__=cls.__doc__, **fields
+    )
+    return model
 
 
-class CluesIn(_Action):
-    type: Literal["clues"]
-    clues: Annotated[
-        list[Annotated[StrictStr, Field(max_length=200)] | None],
-        Field(min_length=4, max_length=4, description="four clues in leaf order; null: not yet"),
+REQUESTS: dict[str, type[ActionRequest]] = {
+    cls.type: request_model(cls) for cls in act.PLAYER_ACTIONS
+}
+"""One request model per action a player may send, by type."""
+
+if TYPE_CHECKING:
+    ActionIn = ActionRequest
+else:  # the union of every action's request, told apart by their "type"
+    ActionIn = Annotated[Union[tuple(REQUESTS.values())], Field(discriminator="type")]  # noqa: UP007
+
+
+def to_action(body: ActionRequest) -> act.Action:
+    """The engine's action for a parsed request (the service stamps seed and time)."""
+    data = body.model_dump(exclude={"seq"})
+    cls = act.BY_TYPE[data.pop("type")]
+    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+
+
+def form_fields(kind: str) -> list[tuple[str, Any, Any]]:
+    """The fields a room page's form sends for action ``kind``: (name, type, form key)."""
+    cls = act.BY_TYPE.get(kind)
+    if cls is None or cls.sent_by != "player":
+        return []
+    hints = typing.get_type_hints(cls)
+    return [
+        (f.name, hints[f.name], f.metadata.get("form"))
+        for f in dataclasses.fields(cls)
+        if not f.metadata.get("stamped")
     ]
-
-
-class DoneIn(_Action):
-    type: Literal["done"]
-
-
-class UndoneIn(_Action):
-    type: Literal["undone"]
-
-
-class PlaceIn(_Action):
-    type: Literal["place"]
-    card: CardId
-    spot: Number
-    rotation: Number = 0
-
-
-class RemoveIn(_Action):
-    type: Literal["remove"]
-    spot: Number
-
-
-class RotateIn(_Action):
-    type: Literal["rotate"]
-    spot: Number
-    turns: Number = Field(description="1 clockwise, -1 anticlockwise")
-
-
-class AgreeIn(_Action):
-    type: Literal["agree"]
-
-
-class UnagreeIn(_Action):
-    type: Literal["unagree"]
-
-
-class LockIn(_Action):
-    type: Literal["lock"]
-
-
-class NextIn(_Action):
-    type: Literal["next"]
-
-
-class SayIn(_Action):
-    type: Literal["say"]
-    text: Annotated[StrictStr, Field(max_length=2000, description="1 to 300 characters")]
-
-
-class LeaveIn(_Action):
-    type: Literal["leave"]
-
-
-class KickIn(_Action):
-    type: Literal["kick"]
-    seat: Number
-
-
-class AgainIn(_Action):
-    type: Literal["again"]
-
-
-ActionIn = Annotated[
-    SettingsIn
-    | StartIn
-    | CluesIn
-    | DoneIn
-    | UndoneIn
-    | PlaceIn
-    | RemoveIn
-    | RotateIn
-    | AgreeIn
-    | UnagreeIn
-    | LockIn
-    | NextIn
-    | SayIn
-    | LeaveIn
-    | KickIn
-    | AgainIn,
-    Field(discriminator="type"),
-]
-
-
-def to_action(body: Any, now: str) -> act.Action:
-    """The engine action for a parsed request; the server adds the deal's seed and the time."""
-    match body:
-        case SettingsIn(decoys=decoys):
-            return act.Settings(decoys)
-        case StartIn():
-            return act.Start(new_seed())
-        case CluesIn(clues=clues):
-            return act.Clues(tuple(clues))
-        case DoneIn():
-            return act.Done()
-        case UndoneIn():
-            return act.Undone()
-        case PlaceIn(card=card, spot=spot, rotation=rotation):
-            return act.Place(card, spot, rotation)
-        case RemoveIn(spot=spot):
-            return act.Remove(spot)
-        case RotateIn(spot=spot, turns=turns):
-            return act.Rotate(spot, turns)
-        case AgreeIn():
-            return act.Agree()
-        case UnagreeIn():
-            return act.Unagree()
-        case LockIn():
-            return act.Lock()
-        case NextIn():
-            return act.Next()
-        case SayIn(text=text):
-            return act.Say(text, now)
-        case LeaveIn():
-            return act.Leave()
-        case KickIn(seat=seat):
-            return act.Kick(seat)
-        case AgainIn():
-            return act.Again()
-    raise TypeError(f"not an action: {body!r}")
 
 
 class ActionOut(BaseModel):

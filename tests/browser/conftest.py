@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import re
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,7 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from ..web.server import ROOT, Server
+from ..kit import ROOT, Server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -44,7 +43,7 @@ def missing() -> str | None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        return "the playwright Python package is not installed (pip install -e '.[dev]')"
+        return "the playwright Python package is not installed (make test installs it)"
     if not CHROMIUM.exists():
         return f"no chromium at {CHROMIUM} (apt-get install chromium)"
     if not AXE_JS.is_file():
@@ -212,18 +211,3 @@ def describe_violations(violations: list[dict[str, Any]]) -> str:
         for node in v["nodes"][:8]:
             lines.append(f"    {node['target']}: {node['summary']}".replace("\n", " / "))
     return "\n".join(lines)
-
-
-# --- waiting without sleeping --------------------------------------------------------------
-
-
-def eventually(check: Callable[[], Any], timeout: float = 10.0, what: str = "") -> Any:
-    """Poll ``check`` until it returns something truthy (for comparisons across pages)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        result = check()
-        if result:
-            return result
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what or check}")
-        time.sleep(0.05)

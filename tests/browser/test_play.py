@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..web import client
-from .conftest import DESKTOP, PHONE, OpenPlayer, Player, eventually
+from .. import kit
+from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 
 # --- reading and tapping the page -----------------------------------------------------------
 
@@ -28,16 +28,11 @@ def board(player: Player) -> dict[str, Any]:
 
 def same_board(players: list[Player]) -> dict[str, Any]:
     """Wait until every page shows the same board; return it."""
-    shown: list[dict[str, Any]] = []
-
-    def agree() -> bool:
-        shown[:] = [board(p) for p in players]
-        return all(b == shown[0] for b in shown)
-
-    try:
-        eventually(agree, what="the same board on every page")
-    except AssertionError as error:
-        raise AssertionError(f"{error}: {[p.name for p in players]} show {shown}") from None
+    shown = kit.wait_for(
+        lambda: [board(p) for p in players],
+        lambda boards: all(b == boards[0] for b in boards),
+        what=f"the same board on the pages of {[p.name for p in players]}",
+    )
     return shown[0]
 
 
@@ -233,7 +228,7 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
 # --- (b) a reload and a dropped network mid-resolution --------------------------------------
 
 
-def seated(open_player: OpenPlayer, players: list[client.Player]) -> list[Player]:
+def seated(open_player: OpenPlayer, players: list[kit.Player]) -> list[Player]:
     """Browsers for seats made through the API, each at the room's page."""
     pages = []
     for p in players:
@@ -246,10 +241,10 @@ def seated(open_player: OpenPlayer, players: list[client.Player]) -> list[Player
 
 
 def test_a_reload_and_a_dropped_network_catch_up(open_player: OpenPlayer, server: Any) -> None:
-    players = client.table(server.url, 4)
-    client.start_and_write_clues(players)
-    spectator = client.spectator_of(players)
-    truth = sorted(client.solution(players), key=lambda s: s["spot"])
+    players = kit.table(server.url, 4)
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
+    truth = sorted(kit.solution(players), key=lambda s: s["spot"])
     guessers = [p for p in players if p.seat != spectator.seat]
     x, y, z, watcher = seated(open_player, [*guessers, spectator])
     everyone = [x, y, z, watcher]
@@ -293,9 +288,9 @@ def test_a_reload_and_a_dropped_network_catch_up(open_player: OpenPlayer, server
 
 
 def test_the_spectator_can_neither_move_nor_chat(open_player: OpenPlayer, server: Any) -> None:
-    players = client.table(server.url, 3)
-    client.start_and_write_clues(players)
-    spectator = client.spectator_of(players)
+    players = kit.table(server.url, 3)
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
     guesser = next(p for p in players if p.seat != spectator.seat)
     watch, other = seated(open_player, [spectator, guesser])
     page = watch.page
@@ -338,9 +333,9 @@ def test_the_spectator_can_neither_move_nor_chat(open_player: OpenPlayer, server
 def test_a_guessers_page_holds_no_decoy_and_no_solution(
     open_player: OpenPlayer, server: Any
 ) -> None:
-    players = client.table(server.url, 3)
-    client.start_and_write_clues(players)
-    spectator = client.spectator_of(players)
+    players = kit.table(server.url, 3)
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
     guesser = next(p for p in players if p.seat != spectator.seat)
     watch, seen = seated(open_player, [spectator, guesser])
     assert "Your solution" in watch.page.content()  # the marker is the right one
@@ -352,7 +347,7 @@ def test_a_guessers_page_holds_no_decoy_and_no_solution(
     hidden(seen.page.content())
 
     # A wrong first try: attempt 2 still keeps the secret.
-    truth = client.solution(players)
+    truth = kit.solution(players)
     state = guesser.state()
     holder = players[state["resolution"]["lock_holder"]]
     for s in truth:

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from ..web import client
-from ..web.server import Server
-from .conftest import PHONE, OpenPlayer, eventually
+from .. import kit
+from .conftest import PHONE, OpenPlayer
 
 
 def test_done_with_an_empty_leaf_keeps_the_draft_and_says_why(
-    open_player: OpenPlayer, server: Server
+    open_player: OpenPlayer, server: kit.Server
 ) -> None:
-    players = client.table(server.url, 3)
+    players = kit.table(server.url, 3)
     players[0].act("start")
     bea = open_player("Bea", PHONE, token=players[1].token, code=players[1].code)
     bea.allow(r"status of 409")  # the refused Done, as the browser logs it
@@ -23,17 +22,21 @@ def test_done_with_an_empty_leaf_keeps_the_draft_and_says_why(
     flash = bea.page.locator("#flash .flash")
     flash.wait_for()
     assert flash.inner_text() == "Write a clue on all four leaves first."
-    eventually(lambda: players[1].state()["clover"]["leaves"][2]["clue"] == "Qzthree")
+    kit.wait_for(
+        lambda: players[1].state()["clover"]["leaves"][2]["clue"],
+        lambda clue: clue == "Qzthree",
+        what="Bea's draft of leaf 2 saved",
+    )
     assert bea.page.input_value("#clue-2") == "Qzthree"
     assert bea.page.locator("#clue-3").count() == 1  # still writing
 
 
 def test_leaving_ends_on_the_home_page_and_the_table_reads_who_left(
-    open_player: OpenPlayer, server: Server
+    open_player: OpenPlayer, server: kit.Server
 ) -> None:
     base = server.url
-    host = client.create(base, "Ada")
-    guest = client.join(base, host.code, "Bea")
+    host = kit.create(base, "Ada")
+    guest = kit.join(base, host.code, "Bea")
     ada = open_player("Ada", PHONE, token=host.token, code=host.code)
     bea = open_player("Bea", PHONE, token=guest.token, code=guest.code)
     ada.goto(f"/r/{host.code}")

@@ -10,12 +10,11 @@ from typing import Any
 
 import pytest
 
-from ..web import client
-from ..web.server import ROOT
+from .. import kit
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player, axe_violations, describe_violations
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
-SHOTS = ROOT / "docs" / "screenshots"
+SHOTS = kit.ROOT / "docs" / "screenshots"
 SCREENSHOTS = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 TAP = 44  # px, the smallest comfortable target (WCAG 2.5.5, Apple and Google guidelines)
 HOME_BUDGET = 100_000  # bytes on the wire for the first page and all it loads
@@ -95,7 +94,7 @@ class Screens:
 def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     screens = Screens(size)
 
-    def browser(name: str, seat: client.Player | None = None) -> Player:
+    def browser(name: str, seat: kit.Player | None = None) -> Player:
         token, code = (seat.token, seat.code) if seat else (None, None)
         return open_player(name, SIZES[size], token=token, code=code, bypass_csp=True)
 
@@ -104,7 +103,7 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     visitor.page.locator("#create-name").wait_for()
     screens.look(visitor, "home")
 
-    players = client.table(server.url, 3)
+    players = kit.table(server.url, 3)
     code = players[0].code
     visitor.goto(f"/r/{code}")
     visitor.page.locator("#join-name").wait_for()
@@ -112,7 +111,7 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
 
     # A seat link of someone who has left: opened as a player would (the token after
     # "#", posted by the page's script), it says so.
-    gone = client.join(server.url, code, "Dot")
+    gone = kit.join(server.url, code, "Dot")
     gone.act("leave")
     visitor.allow(r"status of 410")
     visitor.goto(f"/r/{code}/seat#{gone.token}")
@@ -140,11 +139,11 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
 
     # Resolution: two cards on the board, one of them chosen.
     for p in players:
-        p.act("clues", clues=client.clues_for(p.seat))
+        p.act("clues", clues=kit.clues_for(p.seat))
     for p in players:
         p.act("done")
-    spectator = client.spectator_of(players)
-    truth = sorted(client.solution(players), key=lambda s: s["spot"])
+    spectator = kit.spectator_of(players)
+    truth = sorted(kit.solution(players), key=lambda s: s["spot"])
     holder = players[players[0].state()["resolution"]["lock_holder"]]
     for s in truth[:2]:
         holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
@@ -166,7 +165,7 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
         players[0].act("next")
         state = players[0].state()["resolution"]
         holder = players[state["lock_holder"]]
-        for s in client.solution(players):
+        for s in kit.solution(players):
             holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
         holder.act("lock")
     players[0].act("next")

@@ -11,7 +11,7 @@ from app.rules.clues import MAX_CLUE_LENGTH, ClueProblem, ClueVerdict, check_clu
 EIGHT = ["Dog", "Cat", "Moon", "Piano", "River", "Gold", "Winter", "Bridge"]
 
 CASES = [
-    # --- one word, any script (RULES.md's own examples first) ---------------------
+    # --- one word, any script (the rules' own examples first) ---------------------
     ("FBI", ["Cat"], None, None),
     ("13", ["Cat"], None, None),
     ("Bzzzz", ["Cat"], None, None),

@@ -1,4 +1,4 @@
-"""The deck rules (RULES.md, "The deck") proved on keywords.txt, and the deck loader.
+"""The deck rules (docs/rules.md, "The deck") proved on keywords.txt, and the deck loader.
 
 wordfreq is a test-only dependency: the game never needs word frequencies at run time.
 """

@@ -1,4 +1,4 @@
-"""The clover's geometry, exactly as RULES.md draws it."""
+"""The clover's geometry, exactly as the rules draw it (docs/rules.md)."""
 
 import pytest
 

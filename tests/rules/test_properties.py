@@ -10,7 +10,7 @@ from app.rules.engine import apply
 from app.rules.errors import RuleError
 from app.rules.views import view
 
-from .support import resolving
+from .support import CLUES, DECK, lobby, resolving
 
 SEATS = st.integers(min_value=-1, max_value=6)
 
@@ -122,3 +122,73 @@ def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
     assert room.phase == "finished"
     assert len(room.results) == players
     assert 0 <= room.total() <= 6 * players
+
+
+# --- what a seat may do, as the views tell it ------------------------------------------------
+
+PROBES = {
+    "settings": act.Settings(2),
+    "start": act.Start(1),
+    "leave": act.Leave(),
+    "write": act.Clues((None, None, None, None)),
+    "done": act.Done(),
+    "undone": act.Undone(),
+    "move": act.Unagree(),  # needs nothing but the right to move cards
+    "agree": act.Agree(),
+    "unagree": act.Unagree(),
+    "lock": act.Lock(),
+    "next": act.Next(),
+    "say": act.Say("hello", "t"),
+    "again": act.Again(),
+}
+
+
+def accepts(room, seat, action) -> bool:
+    try:
+        apply(room, seat, action, deck=DECK)
+    except RuleError:
+        return False
+    return True
+
+
+def assert_allowed_matches_the_engine(room):
+    for seat in [*range(len(room.players)), None]:
+        can = view(room, seat)["can"]
+        assert set(can) == {*PROBES, "kick", "join"}
+        assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
+        for name, probe in PROBES.items():
+            if seat is None:
+                assert can[name] is False
+                continue
+            assert can[name] == accepts(room, seat, probe), (name, seat, room.phase)
+        kickable = [
+            s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.Kick(s))
+        ]
+        assert can["kick"] == kickable, (seat, room.phase)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(3, 6), st.integers(0, 2**32), st.data())
+def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, data):
+    room = lobby(players)
+    room = apply(room, None, act.Presence(frozenset(data.draw(st.sets(st.integers(0, 5))))))
+    assert_allowed_matches_the_engine(room)
+    room = apply(room, room.acting_host(), act.Start(seed), deck=DECK)
+    for seat in range(players):
+        if data.draw(st.booleans()):
+            room = apply(room, seat, act.Clues(CLUES))
+            if data.draw(st.booleans()):
+                room = apply(room, seat, act.Done())
+    assert_allowed_matches_the_engine(room)
+    room = resolving(players, seed=seed, present=data.draw(st.booleans()))
+    for _ in range(data.draw(st.integers(0, 40))):
+        assert_allowed_matches_the_engine(room)
+        if room.phase != "resolution":
+            break
+        seat = data.draw(st.integers(0, players - 1))
+        action = data.draw(an_action(room.current_clover().pool_order))
+        try:
+            room = apply(room, seat if not isinstance(action, act.Presence) else None, action)
+        except RuleError:
+            continue
+    assert_allowed_matches_the_engine(room)

@@ -8,6 +8,8 @@ import app.rules
 
 # confusable_homoglyphs: Unicode's confusables and scripts, read from its package once at import
 ALLOWED_THIRD_PARTY = {"inflect", "snowballstemmer", "confusable_homoglyphs", "app"}
+# app.resources: where the built-in deck lies, installed or checked out (standard library only)
+ALLOWED_APP_MODULES = {"app.resources"}
 RULES_DIR = Path(app.rules.__file__).parent
 
 
@@ -22,22 +24,40 @@ def imported_modules(path: Path) -> set[str]:
     return names
 
 
+RULES_FILES = sorted(RULES_DIR.glob("*.py"))
+
+
+def test_the_rules_are_found():
+    assert {"engine.py", "views.py", "state.py", "actions.py"} <= {p.name for p in RULES_FILES}
+
+
 def test_rules_import_nothing_but_the_standard_library_word_and_unicode_libraries():
     offenders = {}
-    for path in sorted(RULES_DIR.glob("*.py")):
+    for path in RULES_FILES:
         for name in imported_modules(path):
             top = name.split(".")[0]
             if top in sys.stdlib_module_names:
                 continue
             if top not in ALLOWED_THIRD_PARTY or (
-                top == "app" and not name.startswith("app.rules")
+                top == "app"
+                and not name.startswith("app.rules")
+                and name not in ALLOWED_APP_MODULES
             ):
                 offenders.setdefault(path.name, []).append(name)
     assert offenders == {}
 
 
+def test_the_app_modules_the_rules_import_use_the_standard_library_only():
+    for name in ALLOWED_APP_MODULES:
+        path = RULES_DIR.parent / f"{name.removeprefix('app.')}.py"
+        outside = {
+            m for m in imported_modules(path) if m.split(".")[0] not in sys.stdlib_module_names
+        }
+        assert outside == set(), f"{path.name} imports {outside}"
+
+
 def test_rules_use_no_clock_and_no_global_randomness():
-    for path in sorted(RULES_DIR.glob("*.py")):
+    for path in RULES_FILES:
         source = path.read_text(encoding="utf-8")
         for banned in (
             "datetime.now",

@@ -1,4 +1,4 @@
-"""Checking and scoring, with every example of RULES.md."""
+"""Checking and scoring, with every example of the rules (docs/rules.md)."""
 
 import pytest
 

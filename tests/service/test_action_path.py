@@ -1,39 +1,48 @@
 """The one action path under a caller that goes away mid-write (a phone dropping).
 
 These drive ``RoomService`` directly on a real SQLite file, with a writer
-thread slowed down so the cancellation lands while the commit is under way.
+thread held at its commit so the cancellation lands while the commit is under way.
 """
 
 from __future__ import annotations
 
 import asyncio
-import time
+import threading
 from pathlib import Path
 
 import pytest
-from sqlmodel import select
+from sqlalchemy import select
 
 from app.db.engine import make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
 from app.db.models import RoomRow
+from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
 from app.rules import actions as act
 from app.rules.deck import builtin_deck_path, load_deck
-from app.service.errors import StaleAction
 from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
-from app.service.rooms import RoomService, Seat
+from app.service.rooms import RoomService
+from app.service.seats import Seat
+from tests.kit import wait_for
 from tests.service.support import run_async
 
 
 class SlowWriter(SqliteWriter):
-    """Every transaction takes a while, as on a busy disk."""
+    """A writer whose transactions can be held at the commit, as on a busy disk."""
 
-    delay = 0.0
+    def __init__(self, database_url: str) -> None:
+        self.holding = False
+        self.under_way = threading.Event()
+        """Set once a held transaction has reached the writer thread."""
+        self.go_on = threading.Event()
+        super().__init__(database_url)
 
     def _commit(self, group):  # type: ignore[no-untyped-def]
-        time.sleep(self.delay)
+        if self.holding:
+            self.under_way.set()
+            self.go_on.wait(10)
         super()._commit(group)
 
 
@@ -43,12 +52,11 @@ async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
     engine = make_async_engine(url)
     writer = SlowWriter(url)
     service = RoomService(
-        make_sessionmaker(engine),
+        SqliteStore(make_sessionmaker(engine), writer),
         load_deck(builtin_deck_path()),
         RoomHub(),
         RoomLocks(),
         PresenceTracker(30),
-        writer=writer,
     )
     try:
         await check(service, writer)
@@ -58,64 +66,97 @@ async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
 
 
 async def _stored_seq(service: RoomService, code: str) -> int:
-    async with service.sessions() as session:
-        return (await session.exec(select(RoomRow.seq).where(RoomRow.code == code))).one()
+    assert isinstance(service.store, SqliteStore)
+    async with service.store.sessions() as session:
+        seq: int = (
+            await session.execute(select(RoomRow.seq).where(RoomRow.code == code))
+        ).scalar_one()
+        return seq
 
 
 def test_an_action_whose_caller_is_cancelled_mid_write_still_lands_and_the_room_goes_on(
     tmp_path: Path,
 ) -> None:
     async def check(service: RoomService, writer: SlowWriter) -> None:
-        room, _ = await service.create("Ada", 1)
+        room = await service.load((await service.create("Ada", 1)).code)
         host = Seat(room.code, 0)
         await service.sync_presence(room.code)  # the host shown present: one write per act
-        writer.delay = 0.3
+        writer.holding = True
         dropped = asyncio.create_task(service.act(room.code, host, act.Settings(decoys=2)))
-        await asyncio.sleep(0.1)  # the write is in the writer thread now
+        await asyncio.to_thread(
+            wait_for, writer.under_way.is_set, what="the write in the writer thread"
+        )
         dropped.cancel()
+        writer.holding = False
+        writer.go_on.set()
         with pytest.raises(asyncio.CancelledError):
             await dropped
-        writer.delay = 0.0
         # The dropped action is on disk and in the room; the next one is not refused as stale.
         after = await service.load(room.code)
         assert after.decoys == 2
         assert after.seq == await _stored_seq(service, room.code)
-        again = (
-            await service.act(room.code, host, act.Settings(decoys=3), expect_seq=after.seq)
-        ).room
-        assert again.decoys == 3
+        again = await service.act(room.code, host, act.Settings(decoys=3), expect_seq=after.seq)
+        assert again.view["decoys"] == 3
         assert again.seq == after.seq + 1 == await _stored_seq(service, room.code)
 
     run_async(_game(tmp_path, check))
 
 
-def test_a_copy_behind_the_disk_is_refused_once_then_read_again(tmp_path: Path) -> None:
+def test_a_copy_behind_the_disk_is_brought_along_and_the_action_decided_again(
+    tmp_path: Path,
+) -> None:
+    """As with two processes on one database: ours saves over a room the other moved on."""
+
     async def check(service: RoomService, writer: SlowWriter) -> None:
-        room, _ = await service.create("Ada", 1)
-        host = Seat(room.code, 0)
-        behind = await service.load(room.code)
-        await service.act(room.code, host, act.Settings(decoys=2))
-        service._rooms[room.code] = behind  # as if a write had landed unseen
-        with pytest.raises(StaleAction):
-            await service.act(room.code, host, act.Settings(decoys=3))
-        again = (await service.act(room.code, host, act.Settings(decoys=3))).room
-        assert again.decoys == 3
-        assert again.seq == await _stored_seq(service, room.code)
+        code = (await service.create("Ada", 1)).code
+        host = Seat(code, 0)
+        await service.act(code, host, act.Settings(decoys=2))
+        behind = await service.load(code)
+        other_writer = SqliteWriter(service_url(tmp_path))
+        engine = make_async_engine(service_url(tmp_path))
+        other = RoomService(
+            SqliteStore(make_sessionmaker(engine), other_writer),
+            service.deck,
+            RoomHub(),
+            RoomLocks(),
+            PresenceTracker(30),
+        )
+        try:
+            await other.act(code, host, act.Say("from the other process"))
+        finally:
+            other_writer.close()
+            await engine.dispose()
+        seen = service.hub.subscribe(code)
+        again = await service.act(code, host, act.Settings(decoys=3))
+        # the change we missed is replayed from the log for our streams, then ours applies
+        published = [c.seq for c in list(seen.pending)]
+        assert published == [behind.seq + 1, behind.seq + 2]
+        assert again.view["decoys"] == 3
+        assert [line["text"] for line in again.view["chat"]] == []  # only what ours added
+        assert again.seq == behind.seq + 2 == await _stored_seq(service, code)
+        room = await service.load(code)
+        assert room.decoys == 3 and room.chat[-1].text == "from the other process"
 
     run_async(_game(tmp_path, check))
+
+
+def service_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
 
 
 def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_room(
     tmp_path: Path,
 ) -> None:
     async def check(service: RoomService, writer: SlowWriter) -> None:
-        room, _ = await service.create("Ada", 1)
-        service._rooms.clear()  # as after a restart: nothing in memory
+        room = await service.load((await service.create("Ada", 1)).code)
+        service.copies.drop(room.code)  # as after a restart: nothing in memory
+        assert service.copies.get(room.code) is None
         loaded = await asyncio.gather(*(service.load(room.code) for _ in range(200)))
-        bests = await asyncio.gather(*(service.best(room.code) for _ in range(200)))
+        assert service.copies.get(room.code) is loaded[0]  # read back, and held again
+        bests = await asyncio.gather(*(service.legends.best(room.code) for _ in range(200)))
         assert len({id(r) for r in loaded}) == 1
         assert loaded[0].code == room.code
         assert bests == [None] * 200
-        assert not service._reading  # nothing left waiting
+        assert not service.copies.reading()  # nothing left waiting
 
     run_async(_game(tmp_path, check))

@@ -5,15 +5,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-import time
+import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
+from sqlalchemy import event, text
 from sqlalchemy.exc import IntegrityError
 
 from app.db.writer import SqliteWriter
 from app.jsontext import to_bytes, to_text
+from tests.kit import wait_for
 from tests.service.support import run_async
 
 
@@ -22,20 +23,35 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
 ) -> None:
     path = tmp_path / "w.sqlite3"
 
+    commits: list[str] = []
+    busy_started, release = threading.Event(), threading.Event()
+
+    def busy(_db: object) -> None:
+        busy_started.set()
+        release.wait(10)
+
     async def scenario() -> list[object]:
         writer = SqliteWriter(f"sqlite:///{path}")
+        # every transaction the writer commits, and every savepoint it rolls back
+        event.listen(writer.engine, "commit", lambda _conn: commits.append("commit"))
+        event.listen(writer.engine, "rollback_savepoint", lambda *_: commits.append("undo"))
         try:
             await writer.write(lambda s: s.execute(text("CREATE TABLE t (k INTEGER PRIMARY KEY)")))
-            busy = asyncio.ensure_future(writer.write(lambda s: time.sleep(0.3)))
-            await asyncio.sleep(0.05)  # the writer is busy: the next ones queue up
+            held = asyncio.ensure_future(writer.write(busy))
+            # the writer is busy: the next ones queue up behind it
+            await asyncio.to_thread(wait_for, busy_started.is_set, what="the busy write begun")
 
             def insert(k: int):  # type: ignore[no-untyped-def]
                 return lambda s: s.execute(text("INSERT INTO t VALUES (:k)"), {"k": k}) and k
 
-            results = await asyncio.gather(
+            queued = asyncio.gather(
                 *(writer.write(insert(k)) for k in (1, 2, 1, 3)), return_exceptions=True
             )
-            await busy
+            # Each write is handed to the writer in its task's first step; tasks take their
+            # first step in the order they were made, all before this: then the writer may go.
+            asyncio.get_running_loop().call_soon(release.set)
+            results = await queued
+            await held
             return results
         finally:
             writer.close()
@@ -43,6 +59,8 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
     results = run_async(scenario())
     assert results[0] == 1 and results[1] == 2 and results[3] == 3
     assert isinstance(results[2], IntegrityError)
+    # the table, the busy write, then the four queued ones in one commit, one undone alone
+    assert commits == ["commit", "commit", "undo", "commit"]
     with sqlite3.connect(path) as db:
         assert [k for (k,) in db.execute("SELECT k FROM t ORDER BY k")] == [1, 2, 3]
 
@@ -60,7 +78,8 @@ def test_a_write_answers_only_once_it_is_committed(tmp_path: Path) -> None:
                 assert db.execute("SELECT k FROM t").fetchall() == [(7,)]
             with pytest.raises(ZeroDivisionError):
                 await writer.write(lambda s: 1 / 0)
-            assert await writer.write(lambda s: s.execute(text("SELECT count(*) FROM t")).scalar())
+            count = await writer.write(lambda s: s.execute(text("SELECT count(*) FROM t")).scalar())
+            assert count == 1
         finally:
             writer.close()
 

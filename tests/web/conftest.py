@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from .server import Server, drop_database, fresh_database
+from ..kit import Server, drop_database, fresh_database
 
 
 @pytest.fixture

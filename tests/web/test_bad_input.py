@@ -9,8 +9,6 @@ across a refused request is the refused request's doing.
 from __future__ import annotations
 
 import json
-import re
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,28 +17,24 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from .client import Player, create, join, start_and_write_clues, table
-from .server import Server, running
+from app.web.schemas import REQUESTS
 
-ACTION_TYPES = [
-    "settings",
-    "start",
-    "clues",
-    "done",
-    "undone",
-    "place",
-    "remove",
-    "rotate",
-    "agree",
-    "unagree",
-    "lock",
-    "next",
-    "say",
-    "leave",
-    "kick",
-    "again",
-]
-SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
+from ..kit import (
+    Player,
+    Server,
+    Stream,
+    assert_error,
+    create,
+    join,
+    public,
+    room_when,
+    running,
+    start_and_write_clues,
+    table,
+)
+
+ACTION_TYPES = sorted(REQUESTS)
+"""Every action a player may send, from the actions' own declarations."""
 JSON = {"content-type": "application/json"}
 http = httpx.Client(timeout=10)
 """One client for the module: a new client per request costs more than the request."""
@@ -66,35 +60,18 @@ def api(shared: Server) -> str:
     return shared.url
 
 
-def public(api: str, code: str) -> dict[str, Any]:
-    r = http.get(f"{api}/api/rooms/{code}")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
 def settled(api: str, code: str) -> dict[str, Any]:
-    """The public view once every seated player is shown present (no presence change pending)."""
-    deadline = time.monotonic() + 10
-    while True:
-        state = public(api, code)
-        if all(p["present"] for p in state["players"]) or time.monotonic() > deadline:
-            assert all(p["present"] for p in state["players"]), state["players"]
-            return state
-        time.sleep(0.05)
+    """The public view once every seated player is shown present (no presence change pending).
 
-
-def assert_error(r: httpx.Response, *statuses: int) -> dict[str, Any]:
-    assert r.status_code < 500, f"{r.status_code} {r.text[:500]}"
-    if statuses:
-        assert r.status_code in statuses, f"{r.status_code} {r.text[:500]}"
-    else:
-        assert 400 <= r.status_code < 500, f"{r.status_code} {r.text[:500]}"
-    body = r.json()
-    assert set(body) == {"error"}, body
-    error = body["error"]
-    assert isinstance(error["code"], str) and SNAKE.match(error["code"]), error
-    assert isinstance(error["message"], str) and error["message"].strip(), error
-    return error
+    From then on presence holds still (the grace is an hour), so this module compares
+    whole views, ``seq`` included, across a refused request.
+    """
+    return room_when(
+        api,
+        code,
+        lambda state: all(p["present"] for p in state["players"]),
+        what=f"every player of {code} shown present",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -592,21 +569,16 @@ def test_a_get_with_a_garbage_authorization_is_the_public_view(
 def test_a_bad_last_event_id_still_streams(guesser: Player, last: str) -> None:
     url = f"{guesser.base}/api/rooms/{guesser.code}/events"
     headers = {**guesser.headers, "Last-Event-ID": last.encode("utf-8")}
-    with (
-        httpx.Client(timeout=httpx.Timeout(5, read=5)) as client,
-        client.stream("GET", url, headers=headers) as r,
-    ):
-        assert r.status_code == 200
-        assert r.headers["content-type"].startswith("text/event-stream")
-        fields: dict[str, str] = {}
-        for line in r.iter_lines():
-            if line == "" and "data" in fields:
-                break
-            name, _, value = line.partition(":")
-            if name and not line.startswith(":"):
-                fields[name] = value.strip()
-    data = json.loads(fields["data"])
-    assert fields["event"] == "state" and int(fields["id"]) == data["seq"]
+    stream = Stream(url, headers)
+    try:
+        assert stream.status == 200
+        assert stream.response_headers is not None
+        assert stream.response_headers["content-type"].startswith("text/event-stream")
+        first = stream.next(5)
+    finally:
+        stream.close()
+    data = first.json
+    assert first.event == "state" and first.id is not None and int(first.id) == data["seq"]
     assert data["state"]["code"] == guesser.code
 
 

@@ -5,14 +5,11 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterator
-from typing import Any
 
 import httpx
 import pytest
 
-from .client import create, join, table
-from .server import Server, running
-from .sse import Stream
+from ..kit import Server, Stream, create, join, public, running, table
 
 LONG = "🍀" * 300  # 300 characters, 1,200 bytes of UTF-8
 
@@ -26,12 +23,6 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def api(shared: Server) -> str:
     return shared.url
-
-
-def public(api: str, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{api}/api/rooms/{code}")
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def test_a_seat_may_send_a_burst_then_is_told_to_slow_down(make_server) -> None:  # type: ignore[no-untyped-def]

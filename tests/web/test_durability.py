@@ -6,7 +6,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 
-from .client import solution, spectator_of, start_and_write_clues, table
+from ..kit import solution, spectator_of, start_and_write_clues, table
 
 
 def test_kill_9_then_restart_gives_exactly_the_last_acknowledged_state(make_server):

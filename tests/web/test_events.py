@@ -2,10 +2,18 @@
 
 from __future__ import annotations
 
-import json
+import httpx
 
-from .client import Player, solution, spectator_of, start_and_write_clues, table
-from .sse import Stream
+from ..kit import (
+    Player,
+    Stream,
+    assert_error,
+    room_when,
+    solution,
+    spectator_of,
+    start_and_write_clues,
+    table,
+)
 
 
 def stream(player: Player | None, api: str, code: str, last: int | None = None) -> Stream:
@@ -109,23 +117,27 @@ def test_guessers_streams_never_carry_the_solution(api):
             s.close()
 
 
-def test_an_open_stream_is_presence(api):
+def test_an_open_stream_is_presence(make_server):
+    api = make_server(
+        SOCLOVER_PRESENCE_GRACE_SECONDS="0.5", SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1"
+    ).url
     players = table(api, 3)
-    s = stream(players[2], api, players[2].code)
+    code = players[0].code
+    s = stream(players[2], api, code)
     try:
-        for _ in range(20):
-            state = players[0].state()
-            if state["players"][2]["present"]:
-                break
-            s.next(2)
-        assert state["players"][2]["present"]
+        s.next()  # the stream is open: Cy's last sign of life other than the stream itself
+        players[1].state()  # Bea's, later still
+        # Once Bea is shown away, the grace of every sign Cy gave is past: only the open
+        # stream can keep Cy present, in the same view (one presence change sets them all).
+        state = room_when(
+            api, code, lambda st: not st["players"][1]["present"], what="Bea shown away"
+        )
+        assert state["players"][2]["present"], state["players"]
     finally:
         s.close()
+    room_when(api, code, lambda st: not st["players"][2]["present"], what="Cy away, unstreamed")
 
 
 def test_an_unknown_room_is_404_before_any_stream(api):
-    import httpx
-
     r = httpx.get(f"{api}/api/rooms/ZZZZZZ/events")
-    assert r.status_code == 404
-    assert json.loads(r.text)["error"]["code"] == "room_not_found"
+    assert_error(r, 404, code="room_not_found")

@@ -14,8 +14,17 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from .client import Player, create, join, start_and_write_clues, table
-from .server import Server, running
+from ..kit import (
+    Player,
+    Server,
+    create,
+    join,
+    public,
+    running,
+    start_and_write_clues,
+    table,
+    table_of,
+)
 
 
 @pytest.fixture(scope="module")
@@ -51,25 +60,6 @@ def shown_value(page: str, field_id: str) -> str:
     match = re.search(rf'<input id="{field_id}"[^>]*value="([^"]*)"', page)
     assert match, f"no #{field_id} with a value"
     return html.unescape(match.group(1))
-
-
-def public(api: str, code: str) -> dict:
-    r = httpx.get(f"{api}/api/rooms/{code}")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def table_of(api: str, code: str) -> dict:
-    """What a refusal must not change: who sits where, the settings, the chat (presence
-    may move meanwhile: the server's sweep reports it, numbered like any change)."""
-    state = public(api, code)
-    players = [(p["seat"], p["id"], p["name"]) for p in state["players"]]
-    return {
-        "players": players,
-        "phase": state["phase"],
-        "decoys": state["decoys"],
-        "chat": state["chat"],
-    }
 
 
 # --- creating a room from the home page -------------------------------------------------------

@@ -5,8 +5,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from .client import (
+from ..kit import (
     Player,
+    assert_error,
     clues_for,
     join,
     solution,
@@ -184,12 +185,12 @@ def test_lobby_rules_over_http(api):
     players[0].refused(422, "bad_decoys", "settings", decoys=9)
     assert players[0].act("settings", decoys=3)["decoys"] == 3
     r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "ada"})
-    assert r.status_code == 422 and r.json()["error"]["code"] == "name_taken"
+    assert_error(r, 422, code="name_taken")
     r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": " " * 3})
-    assert r.status_code == 422
+    assert_error(r, 422)
     more = [join(api, players[0].code, n) for n in ["Cy", "Dot", "Eve", "Flo"]]
     r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Gil"})
-    assert r.status_code == 409 and r.json()["error"]["code"] == "room_full"
+    assert_error(r, 409, code="room_full")
     # the host leaves: hosting passes to the next seat
     state = players[0].act("leave")
     assert state["players"][0]["name"] == "Bea" and state["players"][0]["host"]
@@ -202,7 +203,7 @@ def test_joining_a_started_game_is_refused(api):
     players = table(api, 3)
     players[0].act("start")
     r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Late"})
-    assert r.status_code == 409 and r.json()["error"]["code"] == "game_started"
+    assert_error(r, 409, code="game_started")
 
 
 def test_codes_are_case_insensitive_and_tokens_belong_to_one_room(api):
@@ -217,9 +218,9 @@ def test_codes_are_case_insensitive_and_tokens_belong_to_one_room(api):
         json={"type": "settings", "decoys": 2},
         headers=a.headers,
     )
-    assert r.status_code == 401
-    assert httpx.get(f"{api}/api/rooms/ZZZZZZZ").status_code == 404
-    assert httpx.get(f"{api}/api/rooms/O0O0O").status_code == 404
+    assert_error(r, 401, code="not_seated")
+    assert_error(httpx.get(f"{api}/api/rooms/ZZZZZZZ"), 404)
+    assert_error(httpx.get(f"{api}/api/rooms/O0O0O"), 404)
 
 
 def test_clue_rejections_and_warnings(api):
@@ -227,9 +228,7 @@ def test_clue_rejections_and_warnings(api):
     state = players[0].act("start")
     keyword = state["clover"]["leaves"][0]["pair"][0]
     r = players[0].post("clues", clues=["two words", keyword, "ok", "fine"])
-    assert r.status_code == 422
-    error = r.json()["error"]
-    assert error["code"] == "clue_rejected"
+    error = assert_error(r, 422, code="clue_rejected")
     assert [(d["leaf"], d["code"]) for d in error["details"]] == [
         (0, "not_one_word"),
         (1, "keyword"),

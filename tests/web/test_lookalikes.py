@@ -9,8 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from .client import Player, create, join, table
-from .server import Server, running
+from ..kit import Player, Server, assert_error, create, join, public, running, table
 
 CARDS = [
     "Frozen, Apple, Anchor, Bakery",
@@ -55,20 +54,12 @@ def api(shared: Server) -> str:
     return shared.url
 
 
-def public(api: str, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{api}/api/rooms/{code}")
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
 def names(api: str, code: str) -> list[str]:
     return [p["name"] for p in public(api, code)["players"]]
 
 
 def refused_join(api: str, code: str, name: str) -> dict[str, Any]:
-    r = httpx.post(f"{api}/api/rooms/{code}/join", json={"name": name})
-    assert r.status_code == 422, f"{name!r}: {r.status_code} {r.text}"
-    return r.json()["error"]
+    return assert_error(httpx.post(f"{api}/api/rooms/{code}/join", json={"name": name}), 422)
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -101,9 +92,8 @@ def test_a_look_alike_or_invisible_name_cannot_join_beside_p1(
 
 def test_an_invisible_name_cannot_create_a_room(api: str) -> None:
     r = httpx.post(f"{api}/api/rooms", json={"name": "\u2800\u2800"})
-    assert r.status_code == 422, r.text
-    assert r.json()["error"]["code"] == "bad_name"
-    assert r.json()["error"]["message"] == "A name is 1 to 24 visible characters."
+    error = assert_error(r, 422, code="bad_name")
+    assert error["message"] == "A name is 1 to 24 visible characters."
 
 
 def test_emoji_names_still_join(api: str) -> None:
@@ -143,10 +133,7 @@ def test_a_look_alike_clue_is_rejected_on_its_leaf(
 ) -> None:
     player, leaf = seat_facing(api, keyword)
     clues = [clue if i == leaf else None for i in range(4)]
-    r = player.post("clues", clues=clues)
-    assert r.status_code == 422, r.text
-    error = r.json()["error"]
-    assert error["code"] == "clue_rejected"
+    error = assert_error(player.post("clues", clues=clues), 422, code="clue_rejected")
     assert [(d["leaf"], d["code"]) for d in error["details"]] == [(leaf, code)]
     assert all(leaf["clue"] is None for leaf in player.state()["clover"]["leaves"])
 

@@ -6,8 +6,7 @@ import re
 
 import httpx
 
-from .client import Player, solution, spectator_of, start_and_write_clues, table
-from .sse import Stream
+from ..kit import Player, Stream, solution, spectator_of, start_and_write_clues, table
 
 
 def browser(api: str) -> httpx.Client:
@@ -96,6 +95,31 @@ def test_the_clue_check_answers_as_you_type(api):
     assert "✗" not in r.text
 
 
+ROTATED = re.compile(r"<[^>]*\bdata-rotation=[^>]*>")
+ATTRIBUTE = re.compile(r'\b(data-[a-z]+)="([^"]*)"')
+
+
+def rotations_shown(html: str) -> dict[str, tuple[int, int]]:
+    """Every element of the HTML that carries a rotation: card id -> (spot, rotation)."""
+    shown: dict[str, tuple[int, int]] = {}
+    for tag in ROTATED.findall(html):
+        data = dict(ATTRIBUTE.findall(tag))
+        assert "data-card" in data and "data-spot" in data, f"a rotation of no card: {tag}"
+        assert data["data-card"] not in shown, f"{data['data-card']} shown twice"
+        shown[data["data-card"]] = (int(data["data-spot"]), int(data["data-rotation"]))
+    return shown
+
+
+def assert_keeps_the_secret(html: str, chosen: dict[str, tuple[int, int]], pool: list[str]) -> None:
+    """A guesser's stage: each placed card at the rotation the guessers chose (never the
+    true one), the pool's cards all there and none of them marked as the decoy."""
+    assert rotations_shown(html) == chosen
+    for card in pool:
+        assert f'data-card="{card}"' in html, f"{card} is not in the pool"
+    assert "decoy" not in html.lower()
+    assert "Your solution" not in html and "solution-note" not in html
+
+
 def test_a_guessers_html_never_holds_the_solution_or_marks_the_decoys(api):
     ada, code = create_by_form(api, "Ada")
     others = [join_by_form(api, code, n) for n in ("Bea", "Cy")]
@@ -104,22 +128,30 @@ def test_a_guessers_html_never_holds_the_solution_or_marks_the_decoys(api):
     start_and_write_clues(players)
     spectator = spectator_of(players).seat
     truth = solution(players)
+    decoys = players[spectator].state()["resolution"]["decoys"]
     guesser = next(c for c, p in zip(clients, players, strict=True) if p.seat != spectator)
     watcher = clients[spectator]
     page = guesser.get(f"/r/{code}").text
-    assert "decoy" not in page.lower() and "Your solution" not in page
-    assert "Your solution" in watcher.get(f"/r/{code}").text
+    assert_keeps_the_secret(page, {}, [t["card"] for t in truth] + decoys)
+    # The lock holder lays each true card on its true spot, turned a quarter from the
+    # truth: a board drawn from the solution would show the true rotations instead.
+    holder = players[players[0].state()["resolution"]["lock_holder"]]
+    chosen = {t["card"]: (t["spot"], (t["rotation"] + 1) % 4) for t in truth}
+    for card, (spot, rotation) in chosen.items():
+        holder.act("place", card=card, spot=spot, rotation=rotation)
+    page = guesser.get(f"/r/{code}").text
+    assert_keeps_the_secret(page, chosen, decoys)
+    # the marks looked for are the ones the Spectator's own page does carry
+    mine = watcher.get(f"/r/{code}").text
+    assert "Your solution" in mine and 'class="decoy-mark"' in mine
     token = guesser.cookies[f"soclover_{code}"]
     stream = Stream(f"{api}/r/{code}/stream", {"Cookie": f"soclover_{code}={token}"})
     try:
         events = {e.event: e.data for e in stream.take(4)}
         assert {"players", "stage", "chat", "chat-form"} <= set(events)
-        assert "decoy" not in events["stage"].lower() and "Your solution" not in events["stage"]
-        # the true rotations never show up as a data attribute of the guesser's board
-        assert "data-rotation" not in events["stage"]
+        assert_keeps_the_secret(events["stage"], chosen, decoys)
     finally:
         stream.close()
-    assert truth
 
 
 def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(api: str) -> None:

@@ -6,62 +6,42 @@ import itertools
 import os
 import subprocess
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from .client import Player, clues_for, create, join, start_and_write_clues, table
-from .server import ROOT, Server, free_port
-from .sse import Stream
+from ..kit import (
+    ROOT,
+    Event,
+    Player,
+    Server,
+    Stream,
+    assert_error,
+    clues_for,
+    create,
+    free_port,
+    join,
+    public,
+    room_when,
+    solution,
+    start_and_write_clues,
+    table,
+    table_of,
+    wait_for,
+)
 
 FAST_PRESENCE = {
     "SOCLOVER_PRESENCE_GRACE_SECONDS": "1",
     "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2",
-    # The test's stream reader only notices it was closed when a line arrives: frequent
-    # pings make a closed stream hang up promptly, as a browser tab closing would.
-    "SOCLOVER_PING_SECONDS": "0.2",
 }
-
-
-def public(api: str, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{api}/api/rooms/{code}")  # no seat: reading is no sign of life
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-def wait_for(
-    api: str, code: str, ok: Callable[[dict[str, Any]], bool], seconds: float = 8
-) -> dict[str, Any]:
-    """Poll the public view until ``ok`` holds; fail with the last state after ``seconds``."""
-    deadline = time.monotonic() + seconds
-    while True:
-        state = public(api, code)
-        if ok(state):
-            return state
-        assert time.monotonic() < deadline, f"gave up waiting; last state: {state}"
-        time.sleep(0.05)
 
 
 def stream(player: Player) -> Stream:
     s = Stream(f"{player.base}/api/rooms/{player.code}/events", dict(player.headers))
     s.next()  # the current state: the stream is open and counted
     return s
-
-
-def error(r: httpx.Response, status: int, code: str) -> None:
-    assert r.status_code == status, f"{r.status_code} {r.text}"
-    assert r.json()["error"]["code"] == code, r.text
-
-
-def solution(players: list[Player], state: dict[str, Any]) -> list[dict[str, Any]]:
-    spectator = players[state["resolution"]["spectator"]]
-    truth = spectator.state()["resolution"]["solution"]
-    assert truth is not None
-    return truth
 
 
 def place(player: Player, placements: list[dict[str, Any]], turn: int = 0) -> dict[str, Any]:
@@ -76,7 +56,7 @@ def place(player: Player, placements: list[dict[str, Any]], turn: int = 0) -> di
 def play_clover(players: list[Player], first: int, second: int | None = None) -> dict[str, Any]:
     """One clover by its lock holder: ``first`` cards right on try 1, ``second`` on try 2."""
     state = players[0].state()
-    truth = solution(players, state)
+    truth = solution(players)
     holder = players[state["resolution"]["lock_holder"]]
     place(holder, truth[:first])
     place(holder, truth[first:], turn=1)
@@ -108,13 +88,13 @@ def test_the_host_sets_the_decoys_in_the_lobby_only(api: str) -> None:
     players = table(api, 3)
     host, guest = players[0], players[1]
     assert host.act("settings", decoys=3)["decoys"] == 3
-    error(guest.post("settings", decoys=2), 403, "not_host")
+    assert_error(guest.post("settings", decoys=2), 403, code="not_host")
     for bad in (0, 5, -1):
-        error(host.post("settings", decoys=bad), 422, "bad_decoys")
+        assert_error(host.post("settings", decoys=bad), 422, code="bad_decoys")
     assert public(api, host.code)["decoys"] == 3
     state = start_and_write_clues(players)
     assert state["decoys"] == 3 and len(state["resolution"]["pool"]) == 4 + 3
-    error(host.post("settings", decoys=1), 409, "wrong_phase")
+    assert_error(host.post("settings", decoys=1), 409, code="wrong_phase")
     assert public(api, host.code)["decoys"] == 3
 
 
@@ -123,23 +103,23 @@ def test_the_host_removes_a_player_only_once_they_are_absent(make_server) -> Non
     host = create(api, "Ada")
     bea = join(api, host.code, "Bea")
     # just joined: present, even before the next presence sweep has shown it
-    error(host.post("kick", seat=1), 409, "player_present")
+    assert_error(host.post("kick", seat=1), 409, code="player_present")
     cy = join(api, host.code, "Cy")
     cy_stream = stream(cy)  # Cy keeps a live connection the whole time
     try:
         bea.act("say", text="brb")  # Bea's one sign of life
-        error(host.post("kick", seat=1), 409, "player_present")
-        error(cy.post("kick", seat=1), 403, "not_host")
-        error(host.post("kick", seat=0), 409, "player_present")  # not yourself
-        error(host.post("kick", seat=3), 422, "bad_seat")
-        wait_for(api, host.code, lambda s: not s["players"][1]["present"])
+        assert_error(host.post("kick", seat=1), 409, code="player_present")
+        assert_error(cy.post("kick", seat=1), 403, code="not_host")
+        assert_error(host.post("kick", seat=0), 409, code="player_present")  # not yourself
+        assert_error(host.post("kick", seat=3), 422, code="bad_seat")
+        room_when(api, host.code, lambda s: not s["players"][1]["present"], what="Bea away")
         # an open stream is presence, however quiet
         assert public(api, host.code)["players"][2]["present"]
-        error(host.post("kick", seat=2), 409, "player_present")
+        assert_error(host.post("kick", seat=2), 409, code="player_present")
         state = host.act("kick", seat=1)
         assert [p["name"] for p in state["players"]] == ["Ada", "Cy"]
         assert state["players"][1]["seat"] == 1
-        error(bea.post("say", text="hello?"), 401, "not_seated")
+        assert_error(bea.post("say", text="hello?"), 401, code="not_seated")
         assert bea.state()["you"] is None
         assert cy.state()["you"] == {"seat": 1, "host": False}
         # the name is free again, and Bea may come back
@@ -156,22 +136,28 @@ def test_the_stand_in_host_never_removes_the_host_who_gets_the_controls_back(mak
     join(api, ada.code, "Dot")
     streams = [stream(bea), stream(cy)]  # Bea and Cy stay; Ada and Dot go quiet
     try:
-        wait_for(
+        room_when(
             api,
             ada.code,
             lambda s: not s["players"][0]["present"] and not s["players"][3]["present"],
+            what="Ada and Dot away",
         )
         assert bea.state()["you"] == {"seat": 1, "host": True}  # Bea holds the controls
-        error(bea.post("kick", seat=0), 403, "host_stays")
+        assert_error(bea.post("kick", seat=0), 403, code="host_stays")
         assert [p["name"] for p in public(api, ada.code)["players"]] == ["Ada", "Bea", "Cy", "Dot"]
         # the stand-in may remove an absent guest
         assert [p["name"] for p in bea.act("kick", seat=3)["players"]] == ["Ada", "Bea", "Cy"]
         # Ada comes back: the controls are hers again, and the title never left her
         ada.state()  # a sign of life
-        wait_for(api, ada.code, lambda s: s["players"][0]["present"] and s["players"][0]["host"])
+        room_when(
+            api,
+            ada.code,
+            lambda s: s["players"][0]["present"] and s["players"][0]["host"],
+            what="Ada back, with the controls",
+        )
         assert ada.state()["you"] == {"seat": 0, "host": True}
         assert bea.state()["you"] == {"seat": 1, "host": False}
-        error(bea.post("settings", decoys=2), 403, "not_host")
+        assert_error(bea.post("settings", decoys=2), 403, code="not_host")
         assert ada.act("settings", decoys=2)["decoys"] == 2
     finally:
         for s in streams:
@@ -189,7 +175,7 @@ def test_an_absent_guesser_does_not_block_the_check(make_server) -> None:  # typ
         state = start_and_write_clues(players)
         s = state["resolution"]["spectator"]
         left, across, idle = (s + 1) % 4, (s + 2) % 4, (s + 3) % 4
-        truth = solution(players, state)
+        truth = solution(players)
         place(players[left], truth)
         players[left].act("agree")
         state = players[across].act("agree")
@@ -199,7 +185,12 @@ def test_an_absent_guesser_does_not_block_the_check(make_server) -> None:  # typ
         assert not state["resolution"]["checked"]
         # the idle guesser drops out and never comes back: the table goes on without them
         streams.pop(idle).close()
-        state = wait_for(api, players[0].code, lambda st: st["resolution"]["checked"])
+        state = room_when(
+            api,
+            players[0].code,
+            lambda st: st["resolution"]["checked"],
+            what="the clover checked without the idle guesser",
+        )
         assert not state["players"][idle]["present"]
         assert state["results"][-1]["score"] == 6
 
@@ -207,7 +198,7 @@ def test_an_absent_guesser_does_not_block_the_check(make_server) -> None:  # typ
         state = players[s].act("next")
         assert state["resolution"]["spectator"] == left
         assert idle != left and not state["players"][idle]["present"]
-        place(players[across], solution(players, state))
+        place(players[across], solution(players))
         state = players[across].act("agree")
         assert not state["resolution"]["checked"]  # the other present guesser, s, has not agreed
         state = players[s].act("agree")
@@ -226,9 +217,14 @@ def test_the_lock_passes_to_the_next_present_guesser(make_server) -> None:  # ty
     streams = [stream(p) for p in players if p is not left]
     try:
         code = players[0].code
-        state = wait_for(api, code, lambda st: not st["players"][left.seat]["present"])
+        state = room_when(
+            api,
+            code,
+            lambda st: not st["players"][left.seat]["present"],
+            what="the player on the Spectator's left away",
+        )
         assert state["resolution"]["lock_holder"] == after.seat
-        truth = solution(players, state)
+        truth = solution(players)
         # the next present guesser locks in: three right, one turned
         place(after, truth[:3])
         place(after, truth[3:], turn=1)
@@ -236,9 +232,14 @@ def test_the_lock_passes_to_the_next_present_guesser(make_server) -> None:  # ty
         assert state["resolution"]["attempt"] == 2 and not state["resolution"]["checked"]
         # the left player comes back: the lock is theirs again
         streams.append(stream(left))
-        state = wait_for(api, code, lambda st: st["resolution"]["lock_holder"] == left.seat)
+        state = room_when(
+            api,
+            code,
+            lambda st: st["resolution"]["lock_holder"] == left.seat,
+            what="the lock back with the left player",
+        )
         place(after, truth[3:])
-        error(after.post("lock"), 403, "not_lock_holder")
+        assert_error(after.post("lock"), 403, code="not_lock_holder")
         state = left.act("lock")
         assert state["resolution"]["checked"] and state["resolution"]["score"] == 4
     finally:
@@ -259,31 +260,50 @@ def test_a_finished_room_expires_but_its_legend_stays(make_server) -> None:  # t
     state = play_game(players, [(4, None), (4, None), (2, 3)])
     assert state["total"] == 15
     code = players[0].code
-    deadline = time.monotonic() + 10
-    while httpx.get(f"{api}/api/rooms/{code}").status_code == 200:
-        assert time.monotonic() < deadline, "the room did not expire"
-        time.sleep(0.1)
-    r = httpx.get(f"{api}/api/rooms/{code}")
-    error(r, 404, "room_not_found")
-    error(players[0].post("again"), 404, "room_not_found")
-    error(httpx.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"}), 404, "room_not_found")
-    error(httpx.get(f"{api}/api/rooms/{code}/events"), 404, "room_not_found")
+    r = wait_for(
+        lambda: httpx.get(f"{api}/api/rooms/{code}"),
+        lambda r: r.status_code != 200,
+        what="the finished room gone",
+    )
+    assert_error(r, 404, code="room_not_found")
+    assert_error(players[0].post("again"), 404, code="room_not_found")
+    late = httpx.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"})
+    assert_error(late, 404, code="room_not_found")
+    assert_error(httpx.get(f"{api}/api/rooms/{code}/events"), 404, code="room_not_found")
     legends = httpx.get(f"{api}/api/legends").json()["legends"]
     assert [(g["score"], g["max"], g["players"]) for g in legends] == [
         (15, 18, ["Ada", "Bea", "Cy"])
     ]
     # the room's own list needs a seat of the room, and there is no room any more
     r = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[0].headers)
-    error(r, 404, "room_not_found")
+    assert_error(r, 404, code="room_not_found")
 
 
 def test_a_room_in_use_does_not_expire(make_server) -> None:  # type: ignore[no-untyped-def]
-    api = make_server(SOCLOVER_ROOM_EXPIRY_DAYS="0.00002", SOCLOVER_EXPIRY_SWEEP_SECONDS="0.5").url
+    api = make_server(
+        SOCLOVER_ROOM_EXPIRY_DAYS="0.00002",  # about 1.7 s idle
+        SOCLOVER_EXPIRY_SWEEP_SECONDS="0.5",
+        SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1",
+    ).url
     host = create(api, "Ada")
-    for i in range(6):  # 2.4 s in all, never idle for 1.7 s
-        host.act("say", text=f"still here {i}")
-        time.sleep(0.4)
-    assert len(public(api, host.code)["chat"]) == 6
+    room_when(api, host.code, lambda s: s["players"][0]["present"], what="Ada shown present")
+    # A room last changed after Ada's, then left alone. The sweep that deletes it finds
+    # every room left alone since before then: Ada's too, unless using it keeps it.
+    idle = create(api, "Bea")
+    room_when(api, idle.code, lambda s: s["players"][0]["present"], what="Bea shown present")
+    said: list[str] = []
+
+    def say_then_look_at_the_idle_room() -> int:
+        said.append(f"still here {len(said)}")
+        host.act("say", text=said[-1])
+        return httpx.get(f"{api}/api/rooms/{idle.code}").status_code
+
+    wait_for(
+        say_then_look_at_the_idle_room,
+        lambda status: status == 404,
+        what="the idle room expired while Ada's was in use",
+    )
+    assert [line["text"] for line in public(api, host.code)["chat"]] == said
 
 
 # --- the Record of Legends --------------------------------------------------------------------
@@ -325,7 +345,7 @@ def test_legends_filter_and_rank_best_first(api: str) -> None:
         r = httpx.get(
             f"{api}/api/legends", params={"room": code}, headers=who.headers if who else {}
         )
-        error(r, 404, "room_not_found")
+        assert_error(r, 404, code="room_not_found")
 
     r = httpx.get(f"{api}/api/legends", params={"room": b}, headers=second[0].headers)
     full = r.json()["legends"][0]
@@ -376,11 +396,11 @@ def test_a_custom_deck_of_20_cards_fits_some_games_only(make_server, tmp_path: P
 
     four = table(api, 4)
     four[0].act("settings", decoys=2)  # 4 x (4 + 2) = 24 cards > 20
-    before = public(api, four[0].code)
+    before = table_of(api, four[0].code)
     r = four[0].post("start")
-    error(r, 409, "deck_too_small")
-    assert "20" in r.json()["error"]["message"] and "24" in r.json()["error"]["message"]
-    assert public(api, four[0].code) == before
+    message = assert_error(r, 409, code="deck_too_small")["message"]
+    assert "20" in message and "24" in message
+    assert table_of(api, four[0].code) == before
     state = four[0].act("settings", decoys=1)  # 4 x (4 + 1) = 20: exactly enough
     state = four[0].act("start")
     assert state["phase"] == "clues"
@@ -448,9 +468,30 @@ def test_rooms_forgotten_from_memory_are_read_back_from_disk(make_server) -> Non
         SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1",
     )
     players = table(server.url, 3)
+    code = players[0].code
     state = players[1].act("say", text="see you later")
-    time.sleep(1.5)  # past the grace and a few housekeeping rounds
+    before = table_of(server.url, code)
+
+    def resumed_after_the_line_before() -> Event:
+        """The first event of a stream resuming from just before Bea's line (no seat: no
+        sign of life). While the server holds the room it holds its latest changes and
+        sends Bea's line; once it has let the room go, only the current state."""
+        s = Stream(
+            f"{server.url}/api/rooms/{code}/events", {"Last-Event-ID": str(state["seq"] - 1)}
+        )
+        try:
+            return s.next()
+        finally:
+            s.close()
+
+    assert resumed_after_the_line_before().json["action"]["type"] == "say"
+    wait_for(
+        resumed_after_the_line_before,
+        lambda event: event.json["action"] is None,
+        what="the idle room let go of: no change of it held any more",
+    )
     again = players[2].state()
     assert again["chat"][-1]["text"] == "see you later"
     assert again["seq"] >= state["seq"]
+    assert table_of(server.url, code) == before
     assert players[0].act("settings", decoys=2)["decoys"] == 2

@@ -9,16 +9,25 @@ screens are sent.
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import httpx
 import pytest
 
-from .client import Player, create, join, table
-from .server import Server, running
-from .sse import Stream
+from ..kit import (
+    Player,
+    Server,
+    Stream,
+    assert_error,
+    create,
+    join,
+    room_when,
+    running,
+    solution,
+    start_and_write_clues,
+    table,
+    wait_for,
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,7 +69,7 @@ def test_reading_rooms_without_a_seat_is_rate_limited_per_address(
     for lookup in lookups:
         r = lookup()
         assert r.status_code == 429, f"{r.request.url}: {r.status_code}"
-    assert httpx.get(f"{api}/api/rooms/{host.code}").json()["error"]["code"] == "rate_limited"
+    assert_error(httpx.get(f"{api}/api/rooms/{host.code}"), 429, code="rate_limited")
     assert "Too many tries" in httpx.get(f"{api}/r/{host.code}").text
     with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events") as stream:
         assert stream.status_code == 429
@@ -86,12 +95,10 @@ def test_public_pages_and_legends_never_show_a_room_code(api: str) -> None:
     mine = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[1].headers)
     assert [g["room"] for g in mine.json()["legends"]] == [code]
     r = httpx.get(f"{api}/api/legends", params={"room": code})
-    assert r.status_code == 404 and r.json()["error"]["code"] == "room_not_found"
+    assert_error(r, 404, code="room_not_found")
 
 
 def finish(players: list[Player]) -> None:
-    from .client import solution, start_and_write_clues
-
     start_and_write_clues(players)
     for _ in players:
         state = players[0].state()
@@ -131,11 +138,12 @@ def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
     r = httpx.get(f"{server.url}/r/{host.code}/seat/{host.token}")
     assert r.status_code == 303
     assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
-    deadline = time.monotonic() + 5
-    while f"/r/{host.code}/seat/" not in server.log.read_text():
-        assert time.monotonic() < deadline, "no access log line"
-        time.sleep(0.05)
-    log = server.log.read_text()
+    log = wait_for(
+        server.log.read_text,
+        lambda log: f"/r/{host.code}/seat/" in log,
+        what="the seat link's line in the access log",
+        timeout=5,
+    )
     assert host.token not in log
     assert f"/r/{host.code}/seat/…" in log
 
@@ -152,7 +160,7 @@ def test_a_seat_link_of_someone_who_left_or_was_removed_opens_nothing(
     watching = Stream(f"{api}/api/rooms/{host.code}/events", dict(host.headers))
     try:
         bea.act("leave")
-        wait_until(lambda: not public_view(api, host.code)["players"][1]["present"])
+        room_when(api, host.code, lambda s: not s["players"][1]["present"], what="Cy away")
         host.act("kick", seat=1)  # Cy, away
     finally:
         watching.close()
@@ -168,17 +176,6 @@ def test_a_seat_link_of_someone_who_left_or_was_removed_opens_nothing(
             assert "This seat link no longer works" in r.text
         assert httpx.get(f"{api}/api/rooms/{gone.code}", headers=gone.headers).json()["you"] is None
         assert gone.post("say", text="hello?").status_code == 401
-
-
-def public_view(api: str, code: str) -> dict[str, Any]:
-    return httpx.get(f"{api}/api/rooms/{code}").json()
-
-
-def wait_until(ok: Callable[[], bool], seconds: float = 8) -> None:
-    deadline = time.monotonic() + seconds
-    while not ok():
-        assert time.monotonic() < deadline, "gave up waiting"
-        time.sleep(0.05)
 
 
 # --- caching ----------------------------------------------------------------------------------

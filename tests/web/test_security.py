@@ -5,17 +5,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
 
 import httpx
 import pytest
 
-from .client import NAMES, Player, create, join, table
-from .server import Server, running
+from ..kit import (
+    NAMES,
+    Player,
+    Server,
+    assert_error,
+    create,
+    join,
+    public,
+    running,
+    table,
+    table_of,
+)
 
 CODE = re.compile(r"^[23456789ABCDEFGHJKMNPQRSTUVWXYZ]{5,}$")
 TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,}$")  # url-safe base64: 22 chars carry 132 bits
-SNAKE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 @pytest.fixture(scope="module")
@@ -31,21 +39,6 @@ def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="module")
 def api(shared: Server) -> str:
     return shared.url
-
-
-def error_of(r: httpx.Response, status: int) -> dict[str, Any]:
-    assert r.status_code == status, f"{r.status_code} {r.text[:300]}"
-    error = r.json()["error"]
-    assert set(r.json()) == {"error"}
-    assert isinstance(error["code"], str) and SNAKE.match(error["code"])
-    assert isinstance(error["message"], str) and error["message"]
-    return error
-
-
-def public(api: str, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{api}/api/rooms/{code}")
-    assert r.status_code == 200, r.text
-    return r.json()
 
 
 def seat_cookie(r: httpx.Response, code: str) -> str:
@@ -108,14 +101,14 @@ def test_a_cookie_seats_nobody_in_another_room(api: str) -> None:
     b = create(api, "Bea")
     forged = {"Cookie": f"soclover_{b.code}={a.token}"}
     assert httpx.get(f"{api}/api/rooms/{b.code}", headers=forged).json()["you"] is None
-    before = public(api, b.code)
+    before = table_of(api, b.code)
     r = httpx.post(
         f"{api}/api/rooms/{b.code}/actions",
         json={"type": "settings", "decoys": 3},
         headers=forged,
     )
-    assert error_of(r, 401)["code"] == "not_seated"
-    assert public(api, b.code) == before
+    assert_error(r, 401, code="not_seated")
+    assert table_of(api, b.code) == before
     # and the right cookie under the wrong name is ignored too
     wrong_name = {"Cookie": f"soclover={a.token}; token={a.token}"}
     assert httpx.get(f"{api}/api/rooms/{a.code}", headers=wrong_name).json()["you"] is None
@@ -141,15 +134,15 @@ def test_a_cookie_post_from_another_site_is_403_and_changes_nothing(
     api: str, headers: dict[str, str]
 ) -> None:
     with cookie_client(api) as (client, code, _):
-        before = public(api, code)
+        before = table_of(api, code)
         for action in (
             {"type": "settings", "decoys": 3},
             {"type": "say", "text": "sent by another site"},
             {"type": "leave"},
         ):
             r = client.post(f"/api/rooms/{code}/actions", json=action, headers=headers)
-            assert error_of(r, 403)["code"] == "forbidden"
-        assert public(api, code) == before
+            assert_error(r, 403, code="forbidden")
+        assert table_of(api, code) == before
         assert client.get(f"/api/rooms/{code}").json()["you"]["seat"] == 0
 
 
@@ -271,14 +264,13 @@ def test_joins_are_rate_limited_per_client(make_server) -> None:  # type: ignore
         join(api, first.code, name)
     for name in NAMES[1:3]:
         join(api, second.code, name)
-    before = public(api, second.code)
+    before = table_of(api, second.code)
     r = httpx.post(f"{api}/api/rooms/{second.code}/join", json={"name": "Zed"})
-    error = error_of(r, 429)
-    assert error["code"] == "rate_limited"
-    assert public(api, second.code) == before
+    assert_error(r, 429, code="rate_limited")
+    assert table_of(api, second.code) == before
     # every attempt counts, good or bad, so guessing codes is as slow as joining
     r = httpx.post(f"{api}/api/rooms/ZZZZZZ/join", json={"name": "Zed"})
-    assert error_of(r, 429)["code"] == "rate_limited"
+    assert_error(r, 429, code="rate_limited")
     # the limit is per client: another address (as a reverse proxy on this host reports it)
     r = httpx.post(
         f"{api}/api/rooms/{second.code}/join",
@@ -287,9 +279,7 @@ def test_joins_are_rate_limited_per_client(make_server) -> None:  # type: ignore
     )
     assert r.status_code == 201, r.text
     # creating rooms has its own limit (2 here)
-    assert error_of(httpx.post(f"{api}/api/rooms", json={"name": "Ada"}), 429)["code"] == (
-        "rate_limited"
-    )
+    assert_error(httpx.post(f"{api}/api/rooms", json={"name": "Ada"}), 429, code="rate_limited")
 
 
 # --- tokens and codes -------------------------------------------------------------------------
@@ -323,5 +313,5 @@ def test_a_token_stands_for_its_own_seat_only(api: str) -> None:
         json={"type": "settings", "decoys": 2},
         headers=players[1].headers,
     )
-    assert error_of(r, 403)["code"] == "not_host"
+    assert_error(r, 403, code="not_host")
     assert public(api, players[0].code)["decoys"] == 1

@@ -8,15 +8,23 @@ it and SOCLOVER_REQUIRE_POSTGRES, so there these tests fail rather than skip).
 from __future__ import annotations
 
 import os
-import time
 from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import pytest
 
-from .client import Player, create, join, solution, spectator_of, start_and_write_clues
-from .server import POSTGRES
-from .sse import Stream
+from ..kit import (
+    POSTGRES,
+    Player,
+    Server,
+    Stream,
+    create,
+    join,
+    solution,
+    spectator_of,
+    start_and_write_clues,
+    wait_for,
+)
 from .test_migrations import head
 
 if not POSTGRES:
@@ -44,15 +52,6 @@ def spread(servers, players: int) -> list[Player]:
 
 def stream_of(player: Player) -> Stream:
     return Stream(f"{player.base}/api/rooms/{player.code}/events", player.headers)
-
-
-def wait_until(predicate, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if predicate():
-            return
-        time.sleep(0.05)
-    raise AssertionError("condition not met in time")
 
 
 def test_a_whole_game_across_two_workers_every_stream_sees_every_change_once(two):
@@ -119,12 +118,17 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
     placed = [b["card"] for b in res["board"] if b["card"]]
     assert len(placed) == len(set(placed))
     assert sorted(placed + [c["card"] for c in res["pool"]]) == sorted(cards)
-    # both workers show the same seat the same room
+    # both workers show the same seat the same room, once both have caught up
     me = players[0]
-    views = [
-        httpx.get(f"{server.url}/api/rooms/{me.code}", headers=me.headers).json() for server in two
-    ]
-    assert views[0]["seq"] != views[1]["seq"] or views[0] == views[1]
+    views = wait_for(
+        lambda: [
+            httpx.get(f"{server.url}/api/rooms/{me.code}", headers=me.headers).json()
+            for server in two
+        ],
+        lambda views: views[0]["seq"] == views[1]["seq"] >= after["seq"],
+        what="both workers at the same seq",
+    )
+    assert views[0] == views[1]
 
 
 def test_a_killed_listener_connection_loses_no_event(two, database_url):
@@ -173,29 +177,34 @@ def test_kill_9_one_worker_the_other_carries_on(two):
 
 
 def test_presence_is_shared_a_stream_on_one_worker_shows_on_the_other(make_server):
-    quick = {
-        "SOCLOVER_PRESENCE_GRACE_SECONDS": "1",
-        "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2",
-        "SOCLOVER_PING_SECONDS": "0.2",  # a closed stream is noticed at the next ping
-    }
+    quick = {"SOCLOVER_PRESENCE_GRACE_SECONDS": "1", "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2"}
     a, b = make_server(**quick), make_server(**quick)
     players = spread((a, b), 3)
-    on_b = players[1]
-    assert on_b.base == b.url
+    on_b, on_a = players[1], players[2]
+    assert on_b.base == b.url and on_a.base == a.url
 
-    def shown_on_a() -> bool:
-        r = httpx.get(f"{a.url}/api/rooms/{on_b.code}")
-        return r.json()["players"][on_b.seat]["present"]
+    def seen_on_a() -> dict:
+        return httpx.get(f"{a.url}/api/rooms/{on_b.code}").json()
 
     s = stream_of(on_b)
     try:
-        s.next()
-        time.sleep(1.5)  # past the grace of its last request: only the stream keeps it present
-        wait_until(shown_on_a)
-        assert shown_on_a()
+        s.next()  # the stream is open: Bea's last sign of life other than the stream itself
+        on_a.state()  # Cy's, on the other worker, later still
+        # Once Cy is shown away, the grace of every sign Bea gave is past: only her stream
+        # on b can keep her present, in the same view (one presence change sets them all).
+        state = wait_for(
+            seen_on_a,
+            lambda state: not state["players"][on_a.seat]["present"],
+            what="Cy shown away on a",
+        )
+        assert state["players"][on_b.seat]["present"], state["players"]
     finally:
         s.close()
-    wait_until(lambda: not shown_on_a())
+    wait_for(
+        seen_on_a,
+        lambda state: not state["players"][on_b.seat]["present"],
+        what="Bea shown away on a once her stream on b is closed",
+    )
 
 
 def test_rate_limits_count_across_workers(make_server):
@@ -212,8 +221,6 @@ def test_rate_limits_count_across_workers(make_server):
 
 
 def test_workers_starting_at_once_migrate_once(tmp_path, database_url):
-    from .server import Server
-
     servers = [Server(database_url, tmp_path / f"w{i}.log") for i in range(3)]
     with ThreadPoolExecutor(3) as pool:
         started = list(pool.map(lambda s: s.start(), servers))

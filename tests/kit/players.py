@@ -1,11 +1,16 @@
-"""A player at the table, through the JSON API, as a bot or script would play."""
+"""Players at a table through the JSON API, as a bot or script would play, and the
+room as anyone without a seat reads it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+
+from .checks import assert_error
+from .waiting import wait_for
 
 
 @dataclass
@@ -41,11 +46,7 @@ class Player:
         return body["state"]
 
     def refused(self, status: int, code: str, type: str, **fields: Any) -> dict[str, Any]:
-        r = self.post(type, **fields)
-        assert r.status_code == status, f"{type} {fields}: {r.status_code} {r.text}"
-        error = r.json()["error"]
-        assert error["code"] == code, error
-        return error
+        return assert_error(self.post(type, **fields), status, code=code)
 
 
 def create(base: str, name: str, decoys: int = 1) -> Player:
@@ -96,3 +97,46 @@ def solution(players: list[Player]) -> list[dict[str, Any]]:
     res = spectator_of(players).state()["resolution"]
     assert res["solution"] is not None
     return res["solution"]
+
+
+# --- the room as anyone reads it ----------------------------------------------------------
+
+_reader = httpx.Client(timeout=10)
+"""One client for every read without a seat: a new client per request costs more than
+the request."""
+
+
+def public(api: str, code: str) -> dict[str, Any]:
+    """The room as someone without a seat sees it (reading is no sign of life)."""
+    r = _reader.get(f"{api}/api/rooms/{code}")
+    assert r.status_code == 200, r.text
+    return r.json()  # type: ignore[no-any-return]
+
+
+def table_of(api: str, code: str) -> dict[str, Any]:
+    """The public view less what presence moves: what an action refused must leave alone.
+
+    Who sits where, the settings, the game, the board and the chat all stay in. Left
+    out: who is present, and what follows from it (the stand-in host, the lock
+    holder), and ``seq``: the server's presence sweep reports a change of presence
+    at any moment, numbered like any change.
+    """
+    state = public(api, code)
+    del state["seq"]
+    for player in state["players"]:
+        del player["present"], player["host"]
+    if state["resolution"] is not None:
+        del state["resolution"]["lock_holder"]
+    return state
+
+
+def room_when(
+    api: str,
+    code: str,
+    until: Callable[[dict[str, Any]], Any],
+    *,
+    what: str,
+    timeout: float = 10.0,
+) -> dict[str, Any]:
+    """The public view once ``until`` holds of it (see ``wait_for``)."""
+    return wait_for(lambda: public(api, code), until, what=what, timeout=timeout)

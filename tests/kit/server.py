@@ -12,12 +12,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+
+from .waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -84,17 +85,23 @@ class Server:
                 stdout=log,
                 stderr=subprocess.STDOUT,
             )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
-            try:
-                if httpx.get(f"{self.url}/healthz", timeout=1).json()["status"] == "ok":
-                    return self
-            except (httpx.HTTPError, ValueError, KeyError):
-                pass
-            time.sleep(0.1)
-        raise RuntimeError(f"server did not start: {self.log.read_text()[-2000:]}")
+        try:
+            wait_for(self._health, lambda status: status == "ok", what="/healthz ok", timeout=30)
+        except AssertionError as slow:
+            log = self.log.read_text()[-2000:]
+            raise RuntimeError(f"server did not start ({slow}): {log}") from None
+        return self
+
+    def _health(self) -> str | None:
+        """What /healthz says now; ``None`` while nothing answers. A server that exited
+        never will: that is raised at once, with its log."""
+        assert self.process is not None
+        if self.process.poll() is not None:
+            raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+        try:
+            return str(httpx.get(f"{self.url}/healthz", timeout=1).json()["status"])
+        except (httpx.HTTPError, ValueError, KeyError):
+            return None
 
     def stop(self) -> None:
         if self.process and self.process.poll() is None:

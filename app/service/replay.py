@@ -1,0 +1,107 @@
+"""Another process changed a room: bring our copy and our streams along.
+
+With several processes on one PostgreSQL database, each keeps copies of the
+rooms its players stream. When another process saves a change (we hear of it
+by ``NOTIFY``, or find the stored ``seq`` ahead of ours), the logged actions
+are replayed onto our copy and each change is published to our streams, so
+every stream sees every change once, in order. The engine is deterministic,
+so replaying the logged actions gives the very states the other process
+saved; a game's first state is logged whole. If anything does not add up,
+the stored state wins and the streams are sent it whole.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+
+from app.rules.codec import action_from_data, room_from_data
+from app.rules.engine import play
+from app.rules.geometry import Words
+from app.rules.state import Room
+from app.service.copies import RoomCopies
+from app.service.errors import RoomNotFound
+from app.service.hub import Change, RoomHub, change_after
+from app.service.legends import LegendBook
+from app.service.locks import RoomLocks
+from app.service.store import RoomStore
+
+log = logging.getLogger(__name__)
+
+
+class Replay:
+    def __init__(
+        self,
+        store: RoomStore,
+        copies: RoomCopies,
+        hub: RoomHub,
+        locks: RoomLocks,
+        legends: LegendBook,
+        deck: Sequence[Words],
+    ) -> None:
+        self.store = store
+        self.copies = copies
+        self.hub = hub
+        self.locks = locks
+        self.legends = legends
+        self.deck = deck
+
+    async def catch_up(self, code: str, seq: int | None = None) -> None:
+        """``code`` changed elsewhere (up to ``seq``): if we hold it, bring it along."""
+        cached = self.copies.get(code)
+        if cached is None or (seq is not None and cached.seq >= seq):
+            return
+        async with self.locks.hold(code):
+            cached = self.copies.get(code)
+            if cached is not None and (seq is None or cached.seq < seq):
+                try:
+                    await self.bring_along(code)
+                except RoomNotFound:
+                    return
+
+    async def bring_along(self, code: str) -> Room:
+        """Our copy of ``code`` as stored now; the caller holds the room's lock."""
+        cached = self.copies.get(code)
+        stored = await self.store.seq(code)
+        if stored is None:
+            self.copies.drop(code)
+            raise RoomNotFound()
+        if cached is None:
+            return await self.copies.read(code)
+        if stored > cached.seq:
+            return await self._replay(cached, stored)
+        return cached
+
+    async def _replay(self, room: Room, upto: int) -> Room:
+        for logged in await self.store.logged(room.code, room.seq, upto):
+            try:
+                action = action_from_data(logged.action)
+                actor = None if action.sent_by != "player" else logged.seat
+                if logged.state is not None:
+                    new, finished = room_from_data(logged.state), False
+                else:
+                    played = play(room, actor, action, deck=self.deck)
+                    new, finished = played.room, played.finished
+            except Exception:
+                log.warning(
+                    "replay of %s at seq %s failed; reading the room", room.code, logged.seq
+                )
+                return await self._resync(room.code)
+            if new.seq != logged.seq:
+                return await self._resync(room.code)
+            if finished:
+                self.legends.forget(room.code)
+            self.copies.put(new)
+            self.hub.publish(room.code, change_after(action, logged.seat, room, new))
+            room = new
+        return room
+
+    async def _resync(self, code: str) -> Room:
+        fresh = await self.store.read(code)
+        if fresh is None:
+            self.copies.drop(code)
+            raise RoomNotFound()
+        self.copies.put(fresh)
+        self.legends.forget(code)
+        self.hub.publish(code, Change(fresh.seq, fresh, None))
+        return fresh

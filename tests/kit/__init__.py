@@ -1,0 +1,56 @@
+"""What the API, service and browser tests share: a real server, players at its tables,
+the one shape of a refusal, the one way to wait, and a reader of the live streams.
+
+- ``server``: uvicorn in a subprocess on a fresh database (``Server``, ``running``).
+- ``players``: a seat through the JSON API (``Player``, ``create``, ``join``, ``table``),
+  whole phases of a game, and the room as anyone reads it (``public``, ``table_of``).
+- ``checks``: ``assert_error``, the error shape with its status and code.
+- ``waiting``: ``wait_for``, polling state until it holds or a deadline passes.
+- ``stream``: ``Stream``, a room's Server-Sent Events through httpx-sse.
+"""
+
+from .checks import assert_error
+from .players import (
+    NAMES,
+    Player,
+    clues_for,
+    create,
+    join,
+    public,
+    room_when,
+    solution,
+    spectator_of,
+    start_and_write_clues,
+    table,
+    table_of,
+)
+from .server import POSTGRES, ROOT, Server, drop_database, free_port, fresh_database, running
+from .stream import Event, NoEvent, Stream
+from .waiting import wait_for
+
+__all__ = [
+    "NAMES",
+    "POSTGRES",
+    "ROOT",
+    "Event",
+    "NoEvent",
+    "Player",
+    "Server",
+    "Stream",
+    "assert_error",
+    "clues_for",
+    "create",
+    "drop_database",
+    "free_port",
+    "fresh_database",
+    "join",
+    "public",
+    "room_when",
+    "running",
+    "solution",
+    "spectator_of",
+    "start_and_write_clues",
+    "table",
+    "table_of",
+    "wait_for",
+]
