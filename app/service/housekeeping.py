@@ -1,10 +1,10 @@
-"""Presence and housekeeping: who is at the table, and what to let go of.
+"""Housekeeping: presence swept through every room, and what to let go of.
 
-The tracker (``app/service/presence.py``) only counts signs of life; here its
-answer becomes a ``Presence`` action through the ordinary action path, so a
-player coming and going is persisted, numbered and broadcast like any other
-change. Housekeeping drops the copies of idle rooms from memory (they are on
-disk) and deletes rooms idle for longer than the expiry (their legends stay).
+Every few seconds each room whose presence may have changed is brought up to
+date (``RoomService.sync_presence``: a ``Presence`` action through the one
+action path). Now and then the copies of idle rooms are dropped from memory
+(they are on disk) and rooms idle for longer than the expiry are deleted
+(their legends stay).
 """
 
 from __future__ import annotations
@@ -13,10 +13,6 @@ import asyncio
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
-
-from app.rules import actions as act
-from app.rules.state import Room
-from app.service.errors import RoomNotFound
 
 if TYPE_CHECKING:
     from app.service.rooms import RoomService
@@ -28,39 +24,6 @@ SWEEP_PAUSE_EVERY = 50
 loop for tens of ms."""
 
 
-async def sync_presence(
-    service: RoomService, code: str, present: frozenset[int] | None = None
-) -> None:
-    """Report who is present to the room (pids in ``present``), if that changed.
-
-    Without ``present``: what this process sees, or with several processes,
-    what any of them has seen lately.
-    """
-    if present is None:
-        present = (await _present(service, [code])).get(code, frozenset())
-
-    def presence_for(room: Room) -> act.Action | None:
-        seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
-        shown = frozenset(s for s, p in enumerate(room.players) if p.present)
-        return None if seats == shown else act.Presence(seats)
-
-    cached = service.copies.get(code)
-    if cached is not None and presence_for(cached) is None:
-        return  # nothing changed: no transaction needed
-    try:
-        await service.apply(code, None, presence_for)
-    except RoomNotFound:
-        service.presence.forget(code)
-
-
-async def _present(service: RoomService, codes: list[str]) -> dict[str, frozenset[int]]:
-    tracker, cluster = service.presence, service.cluster
-    if not cluster.shared:
-        return {code: tracker.present(code) for code in codes}
-    await cluster.seen({code: tracker.signs(code) for code in codes}, tracker.grace)
-    return await cluster.present(codes, tracker.grace)
-
-
 async def sweep_presence(service: RoomService) -> None:
     """Bring every room whose presence may have changed up to date; every few seconds.
 
@@ -70,12 +33,12 @@ async def sweep_presence(service: RoomService) -> None:
         service.presence.rooms()
         | {room.code for room in service.copies.rooms() if any(p.present for p in room.players)}
     )
-    present = await _present(service, codes)
+    present = await service.present_in(codes)
     for i, code in enumerate(codes):
         if i % SWEEP_PAUSE_EVERY == SWEEP_PAUSE_EVERY - 1:
             await asyncio.sleep(0)
         try:
-            await sync_presence(service, code, present.get(code, frozenset()))
+            await service.sync_presence(code, present.get(code, frozenset()))
         except Exception:  # one broken room must not stop the sweep
             log.exception("presence sweep failed for room %s", code)
     service.presence.prune()

@@ -20,13 +20,12 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from app.rules.actions import Action, Join, Kick, Say, Start
+from app.rules.actions import Action, Join, Kick, Presence, Say, Start
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
 from app.rules.state import Room
 from app.rules.views import View, view
-from app.service import housekeeping
 from app.service.clock import Clock, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
@@ -341,10 +340,40 @@ class RoomService:
         """Another process changed ``code`` (up to ``seq``): bring our copy and streams along."""
         await self.replay.catch_up(code, seq)
 
-    # --- presence and housekeeping (app/service/housekeeping.py) --------------------
+    # --- presence ---------------------------------------------------------------
 
     async def sync_presence(self, code: str, present: frozenset[int] | None = None) -> None:
-        await housekeeping.sync_presence(self, code, present)
+        """Report who is present to the room (pids in ``present``), if that changed.
+
+        The tracker only counts signs of life; here its answer becomes a
+        ``Presence`` action through the one action path, so a player coming and
+        going is saved, numbered and broadcast like any other change. Without
+        ``present``: what this process sees, or with several processes, what any
+        of them has seen lately.
+        """
+        if present is None:
+            present = (await self.present_in([code])).get(code, frozenset())
+
+        def presence_for(room: Room) -> Action | None:
+            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
+            shown = frozenset(s for s, p in enumerate(room.players) if p.present)
+            return None if seats == shown else Presence(seats)
+
+        cached = self.copies.get(code)
+        if cached is not None and presence_for(cached) is None:
+            return  # nothing changed: no transaction needed
+        try:
+            await self.apply(code, None, presence_for)
+        except RoomNotFound:
+            self.presence.forget(code)
+
+    async def present_in(self, codes: list[str]) -> dict[str, frozenset[int]]:
+        """Who is present in each room: as this process sees it, or any process lately."""
+        tracker = self.presence
+        if not self.cluster.shared:
+            return {code: tracker.present(code) for code in codes}
+        await self.cluster.seen({code: tracker.signs(code) for code in codes}, tracker.grace)
+        return await self.cluster.present(codes, tracker.grace)
 
 
 async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
