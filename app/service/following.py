@@ -1,14 +1,13 @@
 """Following a room live: every change, in order, as one seat may see it.
 
-A stream never holds a room: it is handed ``Update``s, each the view of one
-change for its seat, built once per change and seat and shared by every
-stream of that seat (with whatever those streams build from it, in ``memo``).
+A stream never holds a room: it is handed ``Update``s, each one change as its
+seat may see it; what streams build from it (their JSON, their HTML) is built
+once per change and seat and shared by every stream of that seat.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from app.rules.state import Room
@@ -20,20 +19,46 @@ ViewOf = Callable[[Room, "int | None", "int | None"], Awaitable[View]]
 """The service's per-seat view: (room, seat, chat_after) -> view."""
 
 
-@dataclass
 class Update:
-    """One change of a room, as one seat may see it."""
+    """One change of a room, as one seat may see it.
 
-    seq: int
-    action: dict[str, Any] | None
-    """Who did what (``None``: the room as it is now, sent whole)."""
-    chat_after: int | None
-    """``view['chat']`` holds the lines after this chat line id; ``None``: the whole chat."""
-    view: View
-    memo: dict[Any, Any] = field(repr=False)
-    """What the streams of this seat build from this change, built once for all of them."""
-    whole: Callable[[], Awaitable[View]] = field(repr=False)
-    """The same view with the whole recent chat."""
+    The view is built when a stream asks for it, and what a stream builds from
+    it (its JSON, its HTML) is kept with the change (``kept``/``keep``), shared
+    by every stream of the seat. Only those encodings are kept, flat, one entry
+    each: the hub holds the last changes of every room, and views or a dict per
+    seat kept alive there would cost a thousand rooms tens of MB, and the garbage
+    collector the time to walk them.
+    """
+
+    __slots__ = ("_change", "_seat", "_view_of", "action", "chat_after", "seq")
+
+    def __init__(self, change: Change, seat: int | None, view_of: ViewOf) -> None:
+        self.seq = change.seq
+        self.action: dict[str, Any] | None = change.action
+        """Who did what (``None``: the room as it is now, sent whole)."""
+        self.chat_after = change.chat_after
+        """``view()['chat']`` holds the lines after this chat line id; ``None``: all of it."""
+        self._change = change
+        self._seat = seat
+        self._view_of = view_of
+
+    def kept(self, kind: str) -> Any:
+        """What a stream built of ``kind`` from this change for this seat, or ``None``."""
+        return self._change.rendered.get((kind, self._seat))
+
+    def keep(self, kind: str, built: Any) -> Any:
+        self._change.rendered[(kind, self._seat)] = built
+        return built
+
+    async def view(self) -> View:
+        """The seat's view after this change, its chat as ``chat_after`` says. Built anew
+        at each call: a stream keeps what it makes of it, not the view (an idle stream
+        holds its last update, and five thousand views are a lot for the collector)."""
+        return await self._view_of(self._change.room, self._seat, self.chat_after)
+
+    async def whole(self) -> View:
+        """The same view with the whole recent chat."""
+        return await self._view_of(self._change.room, self._seat, None)
 
 
 class Follower:
@@ -77,6 +102,8 @@ class Follower:
                 for change in missed:
                     yield await self.update(change, pid)
                 sent = max([last or 0, *(c.seq for c in missed)])
+            # A stream lives for hours: it holds on to no room, no change, of its start.
+            del room, missed
             while True:
                 item = await sub.get()
                 if isinstance(item, Ping):
@@ -107,19 +134,5 @@ class Follower:
                 self.presence.disconnected(code, pid)
 
     async def update(self, change: Change, pid: int | None) -> Update:
-        """``change`` for the seat of ``pid``: its view built once, shared by that seat."""
-        seat = None if pid is None else change.room.seat_of(pid)
-        memo: dict[Any, Any] = change.rendered.setdefault(("seat", seat), {})
-        if "view" not in memo:
-            memo["view"] = await self.view_of(change.room, seat, change.chat_after)
-
-        async def whole() -> View:
-            if change.chat_after is None:
-                view: View = memo["view"]
-                return view
-            if "whole" not in memo:
-                memo["whole"] = await self.view_of(change.room, seat, None)
-            whole_view: View = memo["whole"]
-            return whole_view
-
-        return Update(change.seq, change.action, change.chat_after, memo["view"], memo, whole)
+        """``change`` for the seat of ``pid``."""
+        return Update(change, None if pid is None else change.room.seat_of(pid), self.view_of)

@@ -84,7 +84,7 @@ async def post_action(
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
     update = await service.act(code, seat, to_action(body), body.seq)
-    return ActionOut(seq=update.seq, state=update.view)
+    return ActionOut(seq=update.seq, state=await update.view())
 
 
 @router.get(

@@ -55,15 +55,14 @@ def _last_event_id(request: Request) -> int | None:
 
 async def _events(updates: AsyncIterator[Update | Ping]) -> AsyncIterator[bytes]:
     async for update in updates:
-        yield PING_COMMENT if isinstance(update, Ping) else _encoded(update)
+        yield PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
 
 
-def _encoded(update: Update) -> bytes:
+async def _encoded(update: Update) -> bytes:
     """The event, encoded once per change and seat and shared by that seat's streams."""
-    encoded: bytes | None = update.memo.get("json")
+    encoded: bytes | None = update.kept("json")
     if encoded is None:
-        data = {"seq": update.seq, "action": update.action, "state": update.view}
-        encoded = update.memo["json"] = ServerSentEvent(
-            data=to_bytes(data).decode(), event="state", id=str(update.seq)
-        ).encode()
+        data = {"seq": update.seq, "action": update.action, "state": await update.view()}
+        event = ServerSentEvent(data=to_bytes(data).decode(), event="state", id=str(update.seq))
+        encoded = update.keep("json", event.encode())
     return encoded

@@ -60,17 +60,18 @@ async def _regions(
 
 async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, str]:
     """This seat's regions after one change, rendered once and shared by its streams."""
-    regions: dict[str, str] | None = update.memo.get("html")
+    regions: dict[str, str] | None = update.kept("html")
     if regions is None:
-        context = render.region_context(update.view, site, happened=update.action)
+        view = await update.view()
+        context = render.region_context(view, site, happened=update.action)
         regions = {name: render.region(name, context) for name in LIVE_REGIONS}
-        if update.chat_after is not None and update.view["chat"]:
-            regions["chat-line"] = render.chat_lines(update.view["chat"])
-        update.memo["html"] = regions
+        if update.chat_after is not None and view["chat"]:
+            regions["chat-line"] = render.chat_lines(view["chat"])
+        update.keep("html", regions)
     if not whole_chat:
         return regions
-    chat: str | None = update.memo.get("html-chat")
+    chat: str | None = update.kept("html-chat")
     if chat is None:
         context = render.region_context(await update.whole(), site)
-        chat = update.memo["html-chat"] = render.region("chat", context)
+        chat = update.keep("html-chat", render.region("chat", context))
     return {"chat": chat, **{k: v for k, v in regions.items() if k != "chat-line"}}

@@ -96,7 +96,7 @@ def test_an_action_whose_caller_is_cancelled_mid_write_still_lands_and_the_room_
         assert after.decoys == 2
         assert after.seq == await _stored_seq(service, room.code)
         again = await service.act(room.code, host, act.Settings(decoys=3), expect_seq=after.seq)
-        assert again.view["decoys"] == 3
+        assert (await again.view())["decoys"] == 3
         assert again.seq == after.seq + 1 == await _stored_seq(service, room.code)
 
     run_async(_game(tmp_path, check))
@@ -131,8 +131,8 @@ def test_a_copy_behind_the_disk_is_brought_along_and_the_action_decided_again(
         # the change we missed is replayed from the log for our streams, then ours applies
         published = [c.seq for c in list(seen.pending)]
         assert published == [behind.seq + 1, behind.seq + 2]
-        assert again.view["decoys"] == 3
-        assert [line["text"] for line in again.view["chat"]] == []  # only what ours added
+        assert (await again.view())["decoys"] == 3
+        assert [line["text"] for line in (await again.view())["chat"]] == []  # only what ours added
         assert again.seq == behind.seq + 2 == await _stored_seq(service, code)
         room = await service.load(code)
         assert room.decoys == 3 and room.chat[-1].text == "from the other process"
