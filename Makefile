@@ -15,7 +15,7 @@ UV := $(TOOLS)/bin/uv
 # Always the machine's own Python: uv never downloads one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: serve test test-postgres test-wheel lock lint format screenshots clean
+.PHONY: serve test test-postgres test-wheel lock lint format screenshots icons clean
 
 # The API tests again on PostgreSQL, plus the several-workers tests.
 POSTGRES ?= postgresql://postgres@127.0.0.1:5432
@@ -75,6 +75,11 @@ test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)
 
 screenshots: $(VENV)/.installed $(AXE)
 	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py
+
+# The icons in static/ (the favicon, the manifest's, the home screen's), drawn again
+# from tools/icons.py after a change to the drawing: plain Python, same bytes each time.
+icons:
+	$(PYTHON) tools/icons.py
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

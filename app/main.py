@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import gc
 import logging
+import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -31,13 +32,15 @@ from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
-from app.web import api, errors, events, live, pages
+from app.web import api, errors, events, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
 
 log = logging.getLogger("soclover")
 
 STATIC = static_dir()
+# Whatever the machine's own mime.types says (older ones lack it): the manifest's own type.
+mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
 def load_configured_deck(settings: Settings) -> Deck:
@@ -147,6 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(events.router)
     app.include_router(pages.router)
     app.include_router(live.router)
+    app.include_router(install.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.api_route("/healthz", methods=["GET", "HEAD"], tags=["ops"])

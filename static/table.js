@@ -1,7 +1,9 @@
 // So Clover! table: the little that HTMX cannot do on its own.
 // - choosing a card, then a spot (and the keyboard equivalents);
 // - keeping the chosen card and the focus across live updates;
-// - the reconnecting banner, copy buttons, the screen wake lock.
+// - the reconnecting banner, copy buttons, the screen wake lock;
+// - words fitted to their card or leaf, the chat sheet, the help sheet and its
+//   settings, the moments nobody should miss (in view, and a sound if wanted).
 // Every change to the room still goes through the server's one action path.
 (function () {
   "use strict";
@@ -33,19 +35,20 @@
   function markChosen() {
     var stage = document.getElementById("stage");
     if (!stage) return;
-    stage.querySelectorAll(".card[data-card]").forEach(function (el) {
-      var on = !!chosen && el.dataset.card === chosen.card;
-      el.classList.toggle("chosen", on);
-      if (el.classList.contains("pooled")) el.setAttribute("aria-pressed", on ? "true" : "false");
-    });
     if (chosen) {
       var el = stage.querySelector('.card[data-card="' + chosen.card + '"]');
-      if (!el || el.disabled) { chosen = null; }
+      // Gone, locked, or sent back to the pool (by anyone): nothing is chosen any more.
+      if (!el || el.disabled || (chosen.spot !== null && !el.classList.contains("placed"))) chosen = null;
       else if (el.classList.contains("placed")) {
         chosen.spot = Number(el.dataset.spot);
         chosen.rotation = Number(el.dataset.rotation);
-      } else { chosen.spot = null; }
+      }
     }
+    stage.querySelectorAll(".card[data-card]").forEach(function (card) {
+      var on = !!chosen && card.dataset.card === chosen.card;
+      card.classList.toggle("chosen", on);
+      if (card.classList.contains("pooled")) card.setAttribute("aria-pressed", on ? "true" : "false");
+    });
     var onBoard = !!chosen && chosen.spot !== null;
     stage.querySelectorAll(".toolbar [data-do]").forEach(function (b) { b.disabled = !onBoard; });
   }
@@ -203,16 +206,97 @@
   document.addEventListener("DOMContentLoaded", function () { completeLinks(); });
   document.addEventListener("htmx:load", function (event) { completeLinks(event.detail.elt); });
 
-  // New chat lines are appended: keep the newest in sight and the list short.
+  // --- the chat: a sheet on phones, the newest line in sight, an unread count -------
+
   var CHAT_SHOWN = 100;
+  var unread = 0;
+  var atBottom = true;
+  function chatBox() { return document.getElementById("chat-box"); }
+  function chatLog() { return document.getElementById("chat"); }
+  // The sheet exists only where the open button shows (phones); elsewhere the chat is always in view.
+  function chatHidden() {
+    var opener = document.getElementById("chat-open");
+    var box = chatBox();
+    return !!opener && opener.offsetParent !== null && !!box && !box.classList.contains("open");
+  }
+  function toBottom() { var log = chatLog(); if (log) log.scrollTop = log.scrollHeight; }
+  function showUnread() {
+    var badge = document.getElementById("unread");
+    if (!badge) return;
+    badge.hidden = unread === 0;
+    badge.textContent = unread > 99 ? "99+" : String(unread);
+    var opener = document.getElementById("chat-open");
+    if (opener) opener.setAttribute("aria-label", unread ? "Chat, " + unread + " unread" : "Chat");
+  }
+  function openChat(open) {
+    var box = chatBox();
+    var opener = document.getElementById("chat-open");
+    if (!box || !opener) return;
+    box.classList.toggle("open", open);
+    opener.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) {
+      unread = 0;
+      showUnread();
+      toBottom();
+      atBottom = true;
+      var input = box.querySelector("input[name=text]");
+      if (input && !matchMedia("(pointer: coarse)").matches) input.focus({ preventScroll: true });
+    } else {
+      opener.focus({ preventScroll: true });
+    }
+  }
+  document.addEventListener("click", function (event) {
+    if (event.target.closest("#chat-open")) openChat(!chatBox().classList.contains("open"));
+    else if (event.target.closest("#chat-close")) openChat(false);
+  });
+  document.addEventListener("keydown", function (event) {
+    var box = chatBox();
+    if (event.key === "Escape" && box && box.classList.contains("open")) openChat(false);
+  });
+  // Whether the reader is at the newest line, noted before each event changes the log.
+  document.addEventListener("scroll", function (event) {
+    var log = event.target;
+    if (log && log.id === "chat") atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  }, true);
+
+  // Times are sent in UTC; each reader sees their own clock.
+  var clock = window.Intl ? new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }) : null;
+  function localTimes(root) {
+    if (!clock || !root || !root.querySelectorAll) return;
+    root.querySelectorAll("time[datetime].local").forEach(function (t) {
+      var at = new Date(t.getAttribute("datetime"));
+      if (!isNaN(at)) t.textContent = clock.format(at);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () { localTimes(document); toBottom(); });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var elt = event.detail && event.detail.elt;
     if (!elt || (elt.id !== "chat-lines" && elt.id !== "chat")) return;
     var lines = document.getElementById("chat-lines");
     if (!lines) return;
     while (lines.children.length > CHAT_SHOWN) lines.removeChild(lines.firstElementChild);
-    var log = document.getElementById("chat");
-    if (log) log.scrollTop = log.scrollHeight;
+    localTimes(lines);
+    if (elt.id === "chat") { toBottom(); return; }
+  });
+  // One new line: counted if unseen, followed if the reader was at the newest.
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    if (!event.detail || event.detail.type !== "chat-line") return;
+    var log = chatLog();
+    if (log) atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
+  });
+  document.addEventListener("htmx:sseMessage", function (event) {
+    if (!event.detail || event.detail.type !== "chat-line") return;
+    var me = table() ? table().dataset.me : null;
+    var fresh = document.createElement("div");
+    fresh.innerHTML = event.detail.data;
+    var others = 0, mine = false;
+    fresh.querySelectorAll("li[data-author]").forEach(function (li) {
+      if (li.dataset.author === me) mine = true; else others += 1;
+    });
+    localTimes(document.getElementById("chat-lines"));
+    if (mine || atBottom) toBottom();
+    if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
   });
 
   // "Play on another device": the seat's secret is in the address after "#", which
@@ -228,6 +312,136 @@
     }
     token.value = secret;
     document.getElementById("seat-form").submit();
+  });
+
+  // --- words fitted to their place ------------------------------------------------------
+
+  // A keyword or a clue is one word: rather than break it, its font shrinks until it
+  // fits its card or leaf (a box whose size never depends on the words).
+  var SMALLEST = 8; // px
+  function fitOne(el) {
+    el.style.fontSize = "";
+    var vertical = getComputedStyle(el).writingMode.indexOf("vertical") === 0;
+    var size = parseFloat(getComputedStyle(el).fontSize);
+    var over = function () {
+      return vertical ? el.scrollHeight > el.clientHeight + 0.5 : el.scrollWidth > el.clientWidth + 0.5;
+    };
+    var guard = 0;
+    while (over() && size > SMALLEST && guard++ < 40) {
+      size = Math.max(SMALLEST, size - 0.5);
+      el.style.fontSize = size + "px";
+    }
+  }
+  function fit(root) {
+    if (!root || !root.querySelectorAll) return;
+    root.querySelectorAll(".w, .leaf .clue, .leaf .pair").forEach(fitOne);
+  }
+  document.addEventListener("DOMContentLoaded", function () { fit(document.getElementById("stage") || document.querySelector("main")); });
+  ["htmx:load", "htmx:afterSettle"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var elt = event.detail && event.detail.elt;
+      if (elt && elt.id === "stage") fit(document.getElementById("stage"));
+    });
+  });
+  var resized = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(function () { fit(document.getElementById("stage") || document.querySelector("main")); }, 150);
+  });
+  document.addEventListener("input", function (event) {
+    if (event.target.id && event.target.id.indexOf("clue-") === 0) {
+      var mirror = document.querySelector('[data-mirror="' + event.target.id + '"]');
+      if (mirror) fitOne(mirror);
+    }
+  });
+
+  // --- moments nobody should miss --------------------------------------------------------
+
+  // A new clover, a check, the reveal: the stage comes into view on every screen.
+  var moment = null;
+  var quiet = matchMedia("(prefers-reduced-motion: reduce)");
+  function noteMoment(stage, scroll) {
+    var now = stage.dataset.moment;
+    if (scroll && moment !== null && now !== moment) {
+      var box = chatBox();
+      if (!(box && box.classList.contains("open"))) {
+        stage.scrollIntoView({ block: "start", behavior: quiet.matches ? "auto" : "smooth" });
+      }
+    }
+    moment = now;
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var stage = document.getElementById("stage");
+    if (stage) noteMoment(stage, false);
+  });
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id === "stage") noteMoment(elt, true);
+    if (elt && elt.id === "announce") {
+      var marked = elt.querySelector("[data-cue]");
+      if (marked && marked.dataset.cue) cue(marked.dataset.cue);
+    }
+  });
+
+  // Sound and vibration, off unless this person turns them on (kept on this device).
+  var CUES = { // frequencies (Hz) of a short tune, and a vibration pattern (ms)
+    rebuilt: [[523, 659, 784], [80, 60, 80]],
+    checked: [[659, 880], [120]],
+    cleared: [[440, 349], [60, 40, 60]],
+    "all-done": [[587, 784], [100]],
+    chat: [[880], []]
+  };
+  var audio = null;
+  function cuesOn() { try { return localStorage.getItem("soclover-cues") === "on"; } catch (e) { return false; } }
+  function cue(name) {
+    if (!cuesOn() || !CUES[name] || document.visibilityState === "hidden" && name === "chat") return;
+    var tune = CUES[name][0], buzz = CUES[name][1];
+    if (buzz.length && navigator.vibrate) navigator.vibrate(buzz);
+    var Context = window.AudioContext || window.webkitAudioContext;
+    if (!Context) return;
+    try {
+      audio = audio || new Context();
+      var t = audio.currentTime;
+      tune.forEach(function (hz, i) {
+        var osc = audio.createOscillator(), gain = audio.createGain();
+        osc.frequency.value = hz;
+        gain.gain.setValueAtTime(0.0001, t + i * 0.12);
+        gain.gain.exponentialRampToValueAtTime(0.15, t + i * 0.12 + 0.02);
+        gain.gain.exponentialRampToValueAtTime(0.0001, t + i * 0.12 + 0.18);
+        osc.connect(gain).connect(audio.destination);
+        osc.start(t + i * 0.12);
+        osc.stop(t + i * 0.12 + 0.2);
+      });
+    } catch (e) { /* no sound here: the words on screen say it all */ }
+  }
+
+  // --- the help sheet: how to play, colours, sound ---------------------------------------
+
+  function setTheme(value) {
+    var root = document.documentElement;
+    if (value === "light" || value === "dark") root.dataset.theme = value; else delete root.dataset.theme;
+    try {
+      if (value === "light" || value === "dark") localStorage.setItem("soclover-theme", value);
+      else localStorage.removeItem("soclover-theme");
+    } catch (e) { /* not kept: this page only */ }
+  }
+  document.addEventListener("click", function (event) {
+    if (!event.target.closest("#help-open")) return;
+    var help = document.getElementById("help");
+    if (!help || !help.showModal) return;
+    var theme = document.documentElement.dataset.theme || "system";
+    help.querySelectorAll("input[name=theme]").forEach(function (r) { r.checked = r.value === theme; });
+    var toggle = document.getElementById("cues");
+    if (toggle) toggle.checked = cuesOn();
+    help.showModal();
+  });
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.name === "theme" && input.closest("#help")) setTheme(input.value);
+    if (input.id === "cues") {
+      try { localStorage.setItem("soclover-cues", input.checked ? "on" : "off"); } catch (e) { /* page only */ }
+      if (input.checked) cue("checked"); // a sample, and a tap that lets the page play sound
+    }
   });
 
   // --- keep the screen awake during a game ----------------------------------------------

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, delete, desc, select, text
+from sqlalchemy import Connection, Table, bindparam, delete, desc, func, select, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -136,6 +136,24 @@ class SqlStore:
         query = (
             select(a.seq, a.seat, a.action, a.state)
             .where(a.room == code, a.seq > after, a.seq <= upto)
+            .order_by(a.seq)
+        )
+        async with self.sessions() as session:
+            rows = (await session.execute(query)).all()
+        return [Logged(seq, seat, action, state) for seq, seat, action, state in rows]
+
+    async def game_log(self, code: str, upto: int) -> list[Logged]:
+        a = _ACTION.c
+        # The latest whole state (a game's start) by the room's (room, seq) index; then
+        # the rows from there, in one statement: no write can come between the two.
+        start = (
+            select(func.max(a.seq))
+            .where(a.room == code, a.seq <= upto, a.state.is_not(None))
+            .scalar_subquery()
+        )
+        query = (
+            select(a.seq, a.seat, a.action, a.state)
+            .where(a.room == code, a.seq >= start, a.seq <= upto)
             .order_by(a.seq)
         )
         async with self.sessions() as session:

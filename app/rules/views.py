@@ -1,14 +1,17 @@
 """``view``: what one seat may see of a room. The only road out of the engine.
 
 Everything a client receives (JSON, HTML, live events) is built from the
-dictionary this returns, so hidden information is cut away here and nowhere
+dictionary ``view`` returns, or for the game's history from the one
+``history_view`` returns, so hidden information is cut away here and nowhere
 else:
 
 - in the clue phase a player sees their own clover and nobody else's;
 - in resolution the guessers see the Spectator's clues, the pool (in its
   shuffled order, by random ids) and the board, but neither the solution nor
   which cards are decoys until the clover is checked; the Spectator sees both;
-- once a clover is checked its solution and decoys are public to the room.
+- once a clover is checked its solution and decoys are public to the room;
+- the history of the game holds the checked clovers only, with their tries:
+  of the clover being rebuilt it holds nothing, not even for its Spectator.
 
 ``seat=None`` is an onlooker with no seat: they see what a guesser sees.
 The result is plain JSON-ready data in the shape of the API's room state (docs/api.md).
@@ -16,7 +19,7 @@ The result is plain JSON-ready data in the shape of the API's room state (docs/a
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.rules.allowed import allowed
 from app.rules.geometry import LEAVES, SPOTS, pair
@@ -30,6 +33,9 @@ from app.rules.state import (
     Resolution,
     Room,
 )
+
+if TYPE_CHECKING:  # the views read records; they need not load the engine that makes them
+    from app.rules.history import CloverRecord, GameRecord
 
 LIMITS = {
     "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
@@ -177,3 +183,60 @@ def _solution(clover: Clover, res: Resolution) -> list[View]:
 def _score(room: Room, res: Resolution) -> int | None:
     """The checked clover's score, for the reveal."""
     return room.results[-1].score if res.checked and room.results else None
+
+
+def history_view(record: GameRecord, seat: int | None) -> View:
+    """The game's history as ``seat`` may see it: every checked clover, with its tries.
+
+    A clover enters the history at its check, when its solution becomes public
+    to the room, and not before: until then the record's tries at it would tell
+    which cards a check kept and which it sent back. So the history is the same
+    for every seat, onlookers included (they see a checked clover's reveal too),
+    and the Spectator, who knows their own clover's truth in ``view``, finds
+    nothing of it here before the check either: the history tells what the table
+    found out, never what one seat knows. ``seat`` is taken as ``view`` takes it,
+    so that whatever the history may one day show one seat only is cut here too.
+    """
+    return {
+        "code": record.code,
+        "seq": record.seq,
+        "clovers": [_checked_clover(c) for c in record.clovers if c.checked],
+    }
+
+
+def _checked_clover(played: CloverRecord) -> View:
+    clover = played.clover
+    return {
+        "turn": played.turn,
+        "spectator": played.spectator,
+        "player": played.player,
+        "name": played.name,
+        "clues": list(clover.clues),
+        "tries": [
+            {
+                "attempt": t.attempt,
+                "placements": [
+                    {
+                        "spot": p.spot,
+                        "card": p.card,
+                        "words": clover.words_of(p.card),
+                        "rotation": p.rotation,
+                        "right": p.right,
+                    }
+                    for p in t.placements
+                ],
+            }
+            for t in played.tries
+        ],
+        "score": played.score,
+        "solution": [
+            {
+                "spot": s,
+                "card": clover.cards[s].id,
+                "words": list(clover.cards[s].words),
+                "rotation": clover.rotations[s],
+            }
+            for s in SPOTS
+        ],
+        "decoys": [{"card": card.id, "words": list(card.words)} for card in clover.decoys],
+    }

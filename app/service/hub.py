@@ -13,7 +13,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.actions import Action, Join, Kick
+from app.rules.actions import Action, Join, Kick, Place, Remove, Rotate
 from app.rules.state import Room
 
 HISTORY = 64
@@ -54,7 +54,16 @@ def happened(action: Action, seat: int | None, before: Room, after: Room) -> dic
         summary["name"] = actor.name
     if isinstance(action, Kick) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
+    was, now = before.resolution, after.resolution
+    if isinstance(action, MOVES) and was is not None and now is not None:
+        # A move clears every Agree: the table is told whose, so nobody's vanishes unseen.
+        cleared = sorted(was.agreed - now.agreed)
+        if cleared:
+            summary["cleared"] = cleared
     return summary
+
+
+MOVES = (Place, Remove, Rotate)
 
 
 class Ping:

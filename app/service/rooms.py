@@ -25,13 +25,14 @@ from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
 from app.rules.state import Room
-from app.rules.views import View, view
+from app.rules.views import View, history_view, view
 from app.service.clock import Clock, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
 from app.service.copies import RoomCopies
 from app.service.errors import ChatTooFast, NotSeated, RoomNotFound, StaleAction
 from app.service.following import Follower, Update
+from app.service.history import HistoryBook
 from app.service.hub import Change, Ping, RoomHub, change_after
 from app.service.legends import LegendBook
 from app.service.locks import RoomLocks
@@ -90,6 +91,7 @@ class RoomService:
         self.legends = LegendBook(store, self.copies)
         self.seats = SeatBook(store, self.copies.get, self.load)
         self.replay = Replay(store, self.copies, hub, locks, self.legends, deck.cards)
+        self.history_book = HistoryBook(store)
         self.following = Follower(hub, presence, self.load, self.room_view, self.sync_presence)
 
     # --- creating and joining -------------------------------------------------
@@ -306,7 +308,23 @@ class RoomService:
             if room.phase == "finished"
             else None
         )
+        # The end screen shows the whole game again; during the game the history is a
+        # read of its own (GET .../history), not a weight on every move's view.
+        data["history"] = (
+            (await self.room_history(room, seat))["clovers"] if room.phase == "finished" else None
+        )
         return data
+
+    async def history(self, code: str, pid: int | None) -> View:
+        """The current game's checked clovers, with their tries, as the player ``pid`` may
+        see them (``None``, or not seated: as someone without a seat). ``RoomNotFound`` if
+        there is no such room."""
+        room = await self.load(code)
+        return await self.room_history(room, None if pid is None else room.seat_of(pid))
+
+    async def room_history(self, room: Room, seat: int | None) -> View:
+        """``history`` of a room at hand, for ``seat``."""
+        return history_view(await self.history_book.settled(room), seat)
 
     async def seat_for(self, code: str, token: str | None) -> Seat | None:
         return await self.seats.seat_for(code, token)

@@ -92,6 +92,11 @@ class RoomStore(Protocol):
     async def logged(self, code: str, after: int, upto: int) -> list[Logged]:
         """The logged actions of ``code`` with ``after < seq <= upto``, in order."""
 
+    async def game_log(self, code: str, upto: int) -> list[Logged]:
+        """The current game's logged actions up to ``upto``, in order: from the latest
+        action at or before ``upto`` that logged its state whole (the game's ``Start``),
+        that one included; none if no game has begun by then."""
+
     async def seat(self, token_hash: str) -> tuple[str, int] | None:
         """The room and player a seat token stands for."""
 

@@ -24,6 +24,7 @@ from app.web.schemas import (
     ActionIn,
     ActionOut,
     CreateRoom,
+    HistoryOut,
     JoinRoom,
     LegendsOut,
     SeatOut,
@@ -69,6 +70,19 @@ async def get_room(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> JSON
         service.touch(code, seat.pid)
     # The view is plain JSON data already: no need for FastAPI's generic encoder.
     return JSONResponse(await service.view(code, None if seat is None else seat.pid))
+
+
+@router.get("/rooms/{code}/history", response_model=HistoryOut, responses=ROOM_ERRORS)
+async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> HistoryOut:
+    """The current game's clovers so far: each checked clover with its Spectator, clues,
+    tries (every placement right or wrong), score, solution and decoys. A clover appears
+    once checked, never before. Read like the room itself: as the caller's seat may see
+    it, and without a seat as anyone may (rate-limited per client address)."""
+    if seat is not None:
+        service.touch(code, seat.pid)
+    return HistoryOut.model_validate(
+        await service.history(code, None if seat is None else seat.pid)
+    )
 
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)

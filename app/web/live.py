@@ -64,7 +64,13 @@ async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, st
     if regions is None:
         view = await update.view()
         context = render.region_context(view, site, happened=update.action)
-        regions = {name: render.region(name, context) for name in LIVE_REGIONS}
+        # A chat line leaves the announcement as it was: the chat log tells it itself.
+        said = update.action is not None and update.action.get("type") == "say"
+        regions = {
+            name: render.region(name, context)
+            for name in LIVE_REGIONS
+            if not (said and name == "announce")
+        }
         if update.chat_after is not None and view["chat"]:
             regions["chat-line"] = render.chat_lines(view["chat"])
         update.keep("html", regions)

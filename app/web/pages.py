@@ -179,6 +179,27 @@ async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLRes
     )
 
 
+@router.get("/r/{code}/history", response_class=HTMLResponse)
+async def history_page(request: Request, code: str, service: ServiceDep) -> HTMLResponse:
+    """The clovers of the game so far, for a player of the room.
+
+    Someone without a seat here gets the page of a room that does not exist, as
+    for an unknown code: the page tells nothing, not even that the room is there.
+    """
+    normalized = normalize_code(code)
+    if normalized is None:
+        return missing(code)
+    seat = await seat_in(request, normalized, service)
+    if seat is None:
+        return missing(code)
+    try:
+        history = await service.history(normalized, seat.pid)
+    except RoomNotFound:
+        return missing(code)
+    service.touch(normalized, seat.pid)
+    return html(render.page("history", code=normalized, history=history))
+
+
 def missing(code: str) -> HTMLResponse:
     return html(render.page("missing", code=code[:MAX_FIELD]), 404)
 

@@ -9,6 +9,7 @@ logic beyond presentation (which words face which edge, who is who).
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,17 @@ def facing(board: list[dict[str, Any]], leaf: int) -> list[str | None]:
     return result
 
 
+def as_read(pair: Sequence[Any], leaf: int) -> list[Any]:
+    """A leaf's pair in the order a reader meets its words on the clover.
+
+    The rules give the bottom leaf's pair as (bottom right, bottom left), clockwise;
+    written under the leaf, left to right, it reads bottom left first. The side
+    leaves are written along their edge (the left one upwards, the right one
+    downwards), where clockwise is already the reading order.
+    """
+    return list(reversed(pair)) if leaf == 2 else list(pair)
+
+
 @lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """The invite link as an SVG QR code (no script). Served as an image of its own,
@@ -63,6 +75,7 @@ def make_environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters["edges"] = edges
+    env.filters["as_read"] = as_read
     env.globals.update(
         CHAT_SHOWN=CHAT_SHOWN,
         SPOT_NAMES=SPOT_NAMES,

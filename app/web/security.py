@@ -21,7 +21,7 @@ MAX_BODY_BYTES = 64 * 1024
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-    "form-action 'self'; frame-ancestors 'none'"
+    "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 )
 SWAGGER_CDN = "https://cdn.jsdelivr.net"
 """/docs is FastAPI's Swagger UI, which loads from this CDN; the game's pages load nothing

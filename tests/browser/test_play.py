@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from app.rules.geometry import SPOT_NAMES
+
 from .. import kit
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 
@@ -167,7 +169,7 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
     for p in guessers:
         button(p, "Agree").click()
     for p in everyone:
-        p.page.locator(".attempt .tag.last", has_text="Try 2 of 2").wait_for()
+        p.page.locator(".board-head .tag.last", has_text="Try 2 of 2").wait_for()
     after_first = guessers[0].state()["resolution"]
     words = next(c["words"] for c in after_first["pool"] if c["card"] == wrong["card"])
     (tried_rotation,) = [r["rotation"] for r in after_first["rejected"]]
@@ -182,8 +184,8 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
             spot = page.locator(f".board .spot-{s['spot']}.locked")
             assert spot.locator(".lock").inner_text() == "🔒"
             assert spot.locator(f'.card[data-card="{s["card"]}"]').is_disabled()
-        tried = page.locator(f".board .spot-{wrong['spot']} .tried")
-        assert f"{top_word} on top ✗" in tried.inner_text()
+        tried = page.locator(".board-panel .tried")
+        assert f"{top_word} on top, {SPOT_NAMES[wrong['spot']]} ✗" in tried.inner_text()
         assert page.locator(f".board .spot-{wrong['spot']} .place").count() == 1
         assert page.locator(f'.pool .card[data-card="{wrong["card"]}"]').count() == 1
     place(guessers[1], wrong["card"], wrong["spot"], wrong["rotation"])
@@ -280,7 +282,7 @@ def test_a_reload_and_a_dropped_network_catch_up(open_player: OpenPlayer, server
 
     # And Y plays on: the agreement reaches the others.
     button(y, "Agree").click()
-    y.page.get_by_role("button", name="Agreed ✓ (tap to take back)").wait_for()
+    y.page.get_by_role("button", name="Agreed: tap to take it back").wait_for()
     x.page.locator("#players .player", has_text=y.name).locator(".tag.done").wait_for()
 
 
@@ -306,7 +308,7 @@ def test_the_spectator_can_neither_move_nor_chat(open_player: OpenPlayer, server
     chat = page.locator("#chat-form input:not([type=hidden])")
     assert chat.is_disabled()
     assert chat.get_attribute("aria-describedby") == "chat-off"
-    assert "Spectator" in page.locator("#chat-off").inner_text()
+    assert "Spectator" in (page.locator("#chat-off").text_content() or "")
     assert page.locator("#chat-form button").is_disabled()
 
     # The API refuses the Spectator's cookie too, even from its own page's origin.
@@ -340,11 +342,15 @@ def test_a_guessers_page_holds_no_decoy_and_no_solution(
     watch, seen = seated(open_player, [spectator, guesser])
     assert "Your solution" in watch.page.content()  # the marker is the right one
 
+    def table(page: Any) -> str:
+        """The table as the page holds it now (the help beside it explains decoys)."""
+        return str(page.locator("#table").evaluate("el => el.outerHTML"))
+
     def hidden(html: str) -> None:
         assert "decoy" not in html.lower()
         assert "Your solution" not in html
 
-    hidden(seen.page.content())
+    hidden(table(seen.page))
 
     # A wrong first try: attempt 2 still keeps the secret.
     truth = kit.solution(players)
@@ -353,11 +359,11 @@ def test_a_guessers_page_holds_no_decoy_and_no_solution(
     for s in truth:
         holder.act("place", card=s["card"], spot=s["spot"], rotation=(s["rotation"] + 1) % 4)
     holder.act("lock")
-    seen.page.locator(".attempt .tag.last").wait_for()
-    hidden(seen.page.content())
+    seen.page.locator(".board-head .tag.last").wait_for()
+    hidden(table(seen.page))
 
     # Once checked, the table sees the decoys.
     for s in truth:
         holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
     holder.act("lock")
-    seen.page.locator(".reveal .decoy-mark").first.wait_for()
+    seen.page.locator(".reveal .card.decoy").first.wait_for()

@@ -24,7 +24,9 @@ SMALL_TARGETS_JS = """(tap) => {
     for (const el of document.querySelectorAll(
         "main button, main a[href], main input:not([type=hidden]), main select, main summary"
     )) {
-        const r = el.getBoundingClientRect();
+        // A checkbox or radio is tapped through its whole label.
+        const label = el.matches("input[type=checkbox], input[type=radio]") && el.closest("label");
+        const r = (label || el).getBoundingClientRect();
         if (r.width === 0 && r.height === 0) continue;  // not shown
         if (r.width + 0.5 < tap || r.height + 0.5 < tap) {
             const name = el.id ? "#" + el.id : (el.getAttribute("aria-label") || el.textContent);
@@ -69,8 +71,8 @@ class Screens:
         page.wait_for_load_state("load")
         where = f"{screen} ({self.size})"
         self.seen.append(screen)
-        # Colours change with the system's scheme: the desktop pass checks both.
-        for scheme in ("light", "dark") if self.size == "desktop" else ("light",):
+        # Colours change with the system's scheme (or the player's choice): both are checked.
+        for scheme in ("light", "dark"):
             page.emulate_media(color_scheme=scheme)
             violations = axe_violations(page)
             if violations:
@@ -155,12 +157,31 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     watcher.page.locator(".resolve .solution-note").wait_for()
     screens.look(watcher, "resolution-spectator")
 
+    # The help sheet, and on a phone the chat sheet, over the board.
+    guesser.page.locator("#help-open").click()
+    guesser.page.locator("#help[open]").wait_for()
+    screens.look(guesser, "help")
+    guesser.page.keyboard.press("Escape")
+    guesser.page.locator("#help").wait_for(state="hidden")
+    if size == "phone":
+        other = next(p for p in players if p.seat not in (spectator.seat, holder.seat))
+        other.act("say", text="Shall we start with the top left?")
+        guesser.page.locator("#chat-open").click()
+        guesser.page.locator("#chat-box.open").wait_for()
+        screens.look(guesser, "chat")
+        guesser.page.locator("#chat-close").click()
+
     # The reveal, then the rest of the game straight through the API.
     for s in truth[2:]:
         holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
     holder.act("lock")
     guesser.page.locator(".reveal").wait_for()
     screens.look(guesser, "reveal")
+    guesser.page.locator(".history-link a").click()
+    guesser.page.locator(".recap-clover").wait_for()
+    screens.look(guesser, "history")
+    guesser.page.go_back()
+    guesser.page.locator(".reveal").wait_for()
     for _ in range(2):
         players[0].act("next")
         state = players[0].state()["resolution"]
@@ -181,7 +202,10 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
         "clues",
         "resolution",
         "resolution-spectator",
+        "help",
+        *(["chat"] if size == "phone" else []),
         "reveal",
+        "history",
         "end",
     ]
     assert not screens.problems, "\n".join(screens.problems)

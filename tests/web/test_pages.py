@@ -112,7 +112,12 @@ def rotations_shown(html: str) -> dict[str, tuple[int, int]]:
 
 def assert_keeps_the_secret(html: str, chosen: dict[str, tuple[int, int]], pool: list[str]) -> None:
     """A guesser's stage: each placed card at the rotation the guessers chose (never the
-    true one), the pool's cards all there and none of them marked as the decoy."""
+    true one), the pool's cards all there and none of them marked as the decoy.
+
+    Only the stage is searched: the room's help, elsewhere on the page, explains decoys."""
+    stage = re.search(r'<section id="stage".*?</section>', html, re.DOTALL)
+    assert stage is not None, "no stage in the page"
+    html = stage.group(0)
     assert rotations_shown(html) == chosen
     for card in pool:
         assert f'data-card="{card}"' in html, f"{card} is not in the pool"
