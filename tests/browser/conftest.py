@@ -160,8 +160,11 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
         token: str | None = None,
         code: str | None = None,
         bypass_csp: bool = False,
+        timezone: str | None = None,
     ) -> Player:
-        context = chromium_browser.new_context(viewport=size, bypass_csp=bypass_csp)
+        context = chromium_browser.new_context(
+            viewport=size, bypass_csp=bypass_csp, timezone_id=timezone
+        )
         context.set_default_timeout(10_000)
         if token is not None:
             assert code is not None

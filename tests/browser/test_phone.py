@@ -6,11 +6,14 @@ others play, a chat that keeps up, and the check's result in everyone's view.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 
 from app.rules.deck import builtin_deck_path, load_deck
+from app.rules.geometry import shown_word
 
 from .. import kit
 from .conftest import PHONE, OpenPlayer, Player
@@ -145,6 +148,12 @@ def test_long_words_stay_whole_on_a_phone(open_player: OpenPlayer, server: Any) 
     page = guesser.page
     page.locator(".board .spot-3 .card").wait_for()
     assert page.evaluate(BROKEN_WORDS_JS) == []
+    # Each pair reads as it sits: the bottom one from bottom left to bottom right.
+    board = holder.state()["resolution"]["board"]
+    bottom = [shown_word(board[spot]["words"], board[spot]["rotation"], 2) for spot in (3, 2)]
+    assert page.locator(".leaf-2 .pair .pw").all_inner_texts() == bottom
+    top = [shown_word(board[spot]["words"], board[spot]["rotation"], 0) for spot in (0, 1)]
+    assert page.locator(".leaf-0 .pair .pw").all_inner_texts() == top
 
     # The deck's longest keyword, then the longest the deck may hold (12 letters, wide
     # ones), on every edge of every card, fitted again.
@@ -218,7 +227,9 @@ def test_the_chat_opens_at_its_newest_line_and_follows(
     ada, bea = players[0], players[1]
     for n in range(30):
         bea.act("say", text=f"message number {n}")
-    reader = _seated(open_player, ada)
+    # A reader in Kathmandu (UTC+05:45): whatever the hour, their clock is not UTC's.
+    reader = open_player(ada.name, PHONE, token=ada.token, code=ada.code, timezone="Asia/Kathmandu")
+    reader.goto(f"/r/{ada.code}")
     page = reader.page
     page.locator("#chat-lines li").nth(29).wait_for(state="attached")
     # On a phone the chat is a sheet, one tap away; closed, it counts what is unread.
@@ -247,7 +258,12 @@ def test_the_chat_opens_at_its_newest_line_and_follows(
     page.locator("#chat-lines li:last-child", has_text="and the newest").wait_for()
     kit.wait_for(newest_in_view, bool, what="the chat following a new line")
     # Times in the reader's own clock.
-    assert page.locator("#chat-lines time.local").count() == 32
+    last = page.locator("#chat-lines li:last-child time")
+    at = datetime.fromisoformat(last.get_attribute("datetime") or "")
+    local = at.astimezone(ZoneInfo("Asia/Kathmandu"))
+    shown = last.inner_text()
+    assert shown in (local.strftime("%H:%M"), local.strftime("%I:%M %p")), shown
+    assert at.strftime("%H:%M") not in shown
     page.locator("#chat-close").click()
     page.locator("#chat-box").wait_for(state="hidden")
 

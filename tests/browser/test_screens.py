@@ -191,6 +191,15 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
         holder.act("lock")
     players[0].act("next")
     guesser.page.locator(".finished").wait_for()
+    # The end recaps every clover: its Spectator, its clues, its tries.
+    recap = guesser.page.locator(".recap-clover")
+    assert recap.count() == 3
+    for p in players:
+        clover = recap.filter(has_text=f"{p.name}'s clover")
+        assert clover.count() == 1
+        for clue in kit.clues_for(p.seat):
+            assert clover.locator(".recap-clues dd", has_text=clue).count() == 1
+        assert clover.locator(".recap-try").count() >= 1
     screens.look(guesser, "end")
 
     assert screens.seen == [
