@@ -41,6 +41,12 @@ class Settings(BaseSettings):
         description="Reads of a room by code from someone with no seat in it, per client "
         "address: a code is a room's only secret, so guessing codes stays slow.",
     )
+    claim_rate_per_minute: int = Field(
+        default=10, gt=0, description="Seat requests per client address."
+    )
+    claim_room_rate_per_minute: int = Field(
+        default=20, gt=0, description="Seat requests per room, wherever they come from."
+    )
     chat_lines_per_minute: int = Field(default=60, gt=0, description="Chat lines per seat.")
     chat_burst: int = Field(default=8, gt=0, description="Chat lines a seat may send at once.")
     public_url: str | None = Field(

@@ -32,7 +32,7 @@ from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
-from app.web import api, errors, events, install, live, pages
+from app.web import api, claim_pages, errors, events, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
 
@@ -83,6 +83,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "join": settings.join_rate_per_minute,
             "create": settings.create_rate_per_minute,
             "lookup": settings.lookup_rate_per_minute,
+            "claim": settings.claim_rate_per_minute,
+            "claim-room": settings.claim_room_rate_per_minute,
         }
         writer: SqliteWriter | None = None
         store: RoomStore
@@ -149,6 +151,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(api.router)
     app.include_router(events.router)
     app.include_router(pages.router)
+    app.include_router(claim_pages.router)
     app.include_router(live.router)
     app.include_router(install.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

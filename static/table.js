@@ -51,6 +51,7 @@
     });
     var onBoard = !!chosen && chosen.spot !== null;
     stage.querySelectorAll(".toolbar [data-do]").forEach(function (b) { b.disabled = !onBoard; });
+    keepChosen();
   }
 
   function choose(el) {
@@ -59,7 +60,29 @@
       chosen = { card: el.dataset.card, spot: null, rotation: 0 };
     }
     markChosen();
+    keepChosen();
   }
+
+  // The chosen card outlives a reload of this page (this tab only): a card id says
+  // nothing the page does not show already.
+  function keepChosen() {
+    if (!code()) return;
+    try {
+      var key = "soclover-chosen-" + code();
+      if (chosen) sessionStorage.setItem(key, chosen.card); else sessionStorage.removeItem(key);
+    } catch (e) { /* storage off: the choice lasts as long as the page */ }
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!code()) return;
+    var kept = null;
+    try { kept = sessionStorage.getItem("soclover-chosen-" + code()); } catch (e) { kept = null; }
+    var stage = document.getElementById("stage");
+    var el = kept && stage ? stage.querySelector('.card[data-card="' + kept + '"]') : null;
+    if (el && !el.disabled) {
+      chosen = { card: kept, spot: el.classList.contains("placed") ? Number(el.dataset.spot) : null, rotation: 0 };
+      markChosen();
+    }
+  });
 
   function placeOn(spot) {
     if (!chosen) { flash("Tap a card first, then a spot."); return; }
@@ -137,8 +160,13 @@
 
   document.addEventListener("htmx:afterRequest", function (event) {
     var elt = event.detail.elt;
+    // A draft saved as it was typed says nothing: what Save or Done was told stays up.
+    if (elt && elt.id === "clue-draft") return;
     if (event.detail.successful && event.detail.xhr && event.detail.xhr.status < 300) {
-      clearFlash();
+      // An action that went through takes the last refusal away; a clue checked as it
+      // is typed answers in its own place and leaves the message alone.
+      var target = event.detail.target;
+      if (target && target.id === "flash") clearFlash();
       if (elt && elt.matches && elt.matches("form.js-reset")) elt.reset();
     }
   });
@@ -149,6 +177,69 @@
     if (!input.id || input.id.indexOf("clue-") !== 0) return;
     var mirror = document.querySelector('[data-mirror="' + input.id + '"]');
     if (mirror) mirror.textContent = input.value.trim() || "…";
+  });
+
+  // --- clues saved as they are typed ---------------------------------------------------
+
+  // The clue form outlives the stage's redraws (hx-preserve), so what is typed here is
+  // never replaced. Two things are left to do by hand: the leaves of the clover are
+  // drawn again from what was saved, so they mirror the fields once more; and a leaf
+  // that another screen of this seat saved anew is taken into its field, unless this
+  // screen is editing that field (focused, or typed in since its text last went out).
+  // What this screen sent itself is never taken back: a redraw from an older draft
+  // can come after a newer one went out, and a refused clue leaves an older one saved.
+  var seenSaved = new WeakMap(); // field -> the saved clue this page last saw for it
+  var sentHere = new WeakMap(); // field -> the texts this page sent for it, latest last
+  var unsent = new WeakSet(); // fields typed in since their text last went out
+  var SENT_KEPT = 50;
+  function clueFields() { return document.querySelectorAll("#clue-form input[name^='clue']"); }
+  function asSaved(text) { return text.normalize("NFC").trim(); } // as the server keeps it
+  document.addEventListener("input", function (event) {
+    if (event.target.closest && event.target.closest("#clue-form")) unsent.add(event.target);
+  });
+  document.addEventListener("htmx:configRequest", function (event) {
+    var elt = event.detail.elt;
+    if (!elt || (elt.id !== "clue-draft" && elt.id !== "clue-form")) return;
+    clueFields().forEach(function (field) {
+      unsent.delete(field);
+      var sent = sentHere.get(field) || [];
+      sent.push(asSaved(field.value));
+      if (sent.length > SENT_KEPT) sent.shift();
+      sentHere.set(field, sent);
+    });
+    // Save or Done waits behind a draft still on its way: the button pressed goes
+    // with it even if the focus has moved on since.
+    var submitted = event.detail.triggeringEvent;
+    var button = submitted && submitted.submitter;
+    if (elt.id === "clue-form" && button && button.name) event.detail.parameters[button.name] = button.value;
+  });
+  function takeSaved() {
+    clueFields().forEach(function (field) {
+      var leaf = document.querySelector('label.leaf[for="' + field.id + '"]');
+      if (!leaf) return;
+      var saved = leaf.dataset.saved || "";
+      var before = seenSaved.get(field);
+      seenSaved.set(field, saved);
+      var mine = (sentHere.get(field) || []).indexOf(saved) >= 0;
+      if (before !== undefined && saved !== before && !mine && field !== document.activeElement && !unsent.has(field)) {
+        field.value = saved;
+        htmx.trigger(field, "recheck");
+      }
+      var mirror = leaf.querySelector('[data-mirror="' + field.id + '"]');
+      if (mirror) mirror.textContent = field.value.trim() || "…";
+    });
+  }
+  document.addEventListener("DOMContentLoaded", takeSaved);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (elt && elt.id === "stage") takeSaved();
+  });
+
+  // This seat moved to another device: the page reloads, and the room says so.
+  document.addEventListener("htmx:sseMessage", function (event) {
+    if (!event.detail || event.detail.type !== "moved") return;
+    if (stream) stream.close(); // the server ends it: no reconnecting, no error
+    location.reload();
   });
 
   // --- connection banner -------------------------------------------------------------------

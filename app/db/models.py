@@ -38,6 +38,9 @@ class SeatRow(SQLModel, table=True):
     )
     pid: int
     created_at: datetime
+    device: str = Field(default="", max_length=32)
+    """Which device of the seat this token opens: "" for the one that took the seat, or
+    the claim that moved it. It stands for the seat while the room names that device."""
 
 
 class ActionRow(SQLModel, table=True):

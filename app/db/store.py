@@ -160,11 +160,13 @@ class SqlStore:
             rows = (await session.execute(query)).all()
         return [Logged(seq, seat, action, state) for seq, seat, action, state in rows]
 
-    async def seat(self, token_hash: str) -> tuple[str, int] | None:
-        query = select(_SEAT.c.room, _SEAT.c.pid).where(_SEAT.c.token_hash == token_hash)
+    async def seat(self, token_hash: str) -> tuple[str, int, str] | None:
+        query = select(_SEAT.c.room, _SEAT.c.pid, _SEAT.c.device).where(
+            _SEAT.c.token_hash == token_hash
+        )
         async with self.sessions() as session:
             row = (await session.execute(query)).one_or_none()
-        return None if row is None else (row.room, row.pid)
+        return None if row is None else (row.room, row.pid, row.device)
 
     async def legends(
         self, *, players: int | None, decoys: int | None, room: str | None, limit: int

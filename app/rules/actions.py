@@ -38,6 +38,8 @@ class Join(Action):
 
 @dataclass(frozen=True)
 class Leave(Action):
+    """In the lobby a player gives up their seat; during a game they go out of it."""
+
     type: ClassVar[str] = "leave"
 
 
@@ -47,6 +49,56 @@ class Kick(Action):
 
     type: ClassVar[str] = "kick"
     seat: int
+
+
+@dataclass(frozen=True)
+class Drop(Action):
+    """The host takes an absent player out of the game, so the table never waits on them."""
+
+    type: ClassVar[str] = "drop"
+    seat: int
+
+
+@dataclass(frozen=True)
+class Claim(Action):
+    """A device without a seat asks to play ``seat``: the table allows it or not."""
+
+    type: ClassVar[str] = "claim"
+    sent_by: ClassVar[Sender] = "newcomer"
+    seat: int
+    id: str = field(default="", metadata={"stamped": True, "max_length": 32})
+    at: str = field(default="", metadata={"stamped": True, "max_length": 40})
+
+
+@dataclass(frozen=True)
+class Withdraw(Action):
+    """The claimant takes their claim back (the service checks it is theirs)."""
+
+    type: ClassVar[str] = "withdraw"
+    sent_by: ClassVar[Sender] = "newcomer"
+    claim: str = field(metadata={"max_length": 32})
+
+
+@dataclass(frozen=True)
+class Allow(Action):
+    """A seated player lets the claiming device take the seat: the old one loses it."""
+
+    type: ClassVar[str] = "allow"
+    claim: str = field(metadata={"max_length": 32})
+
+
+@dataclass(frozen=True)
+class Refuse(Action):
+    type: ClassVar[str] = "refuse"
+    claim: str = field(metadata={"max_length": 32})
+
+
+@dataclass(frozen=True)
+class ClaimsBy(Action):
+    """The host chooses who may allow a claim for an absent player's seat."""
+
+    type: ClassVar[str] = "claims_by"
+    who: str = field(metadata={"max_length": 8})
 
 
 @dataclass(frozen=True)
@@ -63,12 +115,21 @@ class Start(Action):
 
 @dataclass(frozen=True)
 class Clues(Action):
-    """The four clues in leaf order; ``None`` leaves a leaf unwritten for now."""
+    """The four clues in leaf order; ``None`` leaves a leaf unwritten for now.
+
+    A ``draft`` is what the player has typed so far, saved as they type so that a
+    reload, a crash or another device finds it: each clue the checker accepts is
+    kept, and one it refuses leaves its leaf as it was saved before, since a keyword
+    half typed must not cost the other leaves. Without it (Save, Done) the four are
+    judged together and one refusal saves nothing: the player asked to keep them and
+    must hear why they cannot.
+    """
 
     type: ClassVar[str] = "clues"
     clues: tuple[str | None, ...] = field(
         metadata={"items": 4, "item_length": 200, "form": "clue{}"}
     )
+    draft: bool = False
 
 
 @dataclass(frozen=True)
@@ -149,6 +210,12 @@ ACTIONS: tuple[type[Action], ...] = (
     Join,
     Leave,
     Kick,
+    Drop,
+    Claim,
+    Withdraw,
+    Allow,
+    Refuse,
+    ClaimsBy,
     Settings,
     Start,
     Clues,

@@ -10,19 +10,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.state import MAX_PLAYERS, MIN_PLAYERS, Room
+from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Room
 
 
 def allowed(room: Room, seat: int | None) -> dict[str, Any]:
-    """Every action this seat may take now: a flag each, and for ``kick`` the seats.
+    """Every action this seat may take now: a flag each, for ``kick`` and ``drop`` the
+    seats, for ``allow`` the claims this seat may allow (or refuse).
     ``join`` is for someone without a seat (``seat=None``): whether they may take one."""
     seated = seat is not None and 0 <= seat < len(room.players)
     if not seated:
         joinable = room.phase == "lobby" and len(room.players) < MAX_PLAYERS
-        return dict.fromkeys(FLAGS, False) | {"kick": [], "join": joinable}
+        return dict.fromkeys(FLAGS, False) | {
+            "kick": [],
+            "drop": [],
+            "allow": [],
+            "join": joinable,
+            "claim": bool(room.players) and len(room.claims) < MAX_CLAIMS,
+        }
     assert seat is not None
+    if room.players[seat].out:
+        # Out of the game: they watch it, and may chat (but the Spectator's silence holds).
+        res = room.resolution
+        quiet = res is not None and seat == room.spectator() and not res.checked
+        return dict.fromkeys(FLAGS, False) | {
+            "kick": [],
+            "drop": [],
+            "allow": [],
+            "join": False,
+            "claim": False,
+            "say": not quiet,
+        }
     host = seat == room.acting_host()
     lobby = room.phase == "lobby"
+    playing = room.phase in ("clues", "resolution")
+    # A game goes on with two players at least: nobody more may go out of it then.
+    can_lose_one = sum(not p.out for p in room.players) > 2
     res = room.resolution
     clover = room.clovers[seat] if room.phase == "clues" else None
     moving = res is not None and not res.checked and room.is_guesser(seat)
@@ -31,12 +53,25 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         "join": False,
         "settings": lobby and host,
         "start": lobby and host and MIN_PLAYERS <= len(room.players) <= MAX_PLAYERS,
-        "leave": lobby,
+        "leave": lobby or room.phase == "finished" or can_lose_one,
+        "drop": [
+            s
+            for s, player in enumerate(room.players)
+            if playing
+            and host
+            and can_lose_one
+            and s != seat
+            and not player.present
+            and not player.out
+        ],
         "kick": [
             s
             for s, player in enumerate(room.players)
             if lobby and host and s not in (seat, room.host) and not player.present
         ],
+        "allow": [c.id for c in room.claims if _may_answer(room, seat, c.pid)],
+        "claim": False,
+        "claims_by": lobby and host,
         "write": clover is not None and not clover.done,
         "done": clover is not None and not clover.done and None not in clover.clues,
         "undone": clover is not None and clover.done,
@@ -50,8 +85,21 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
     }
 
 
+def _may_answer(room: Room, seat: int, pid: int) -> bool:
+    """Whether ``seat`` may allow or refuse a claim for the seat of player ``pid``."""
+    target = room.seat_of(pid)
+    if target is None:
+        return False
+    if seat == target:
+        return True
+    if room.players[target].present:
+        return False
+    return room.claims_by != "host" or seat == room.acting_host()
+
+
 FLAGS = (
     "settings",
+    "claims_by",
     "start",
     "leave",
     "write",

@@ -15,6 +15,7 @@ from app.rules.geometry import words_of
 from app.rules.state import (
     Card,
     ChatLine,
+    Claim,
     Clover,
     Player,
     Rejected,
@@ -33,7 +34,10 @@ def room_to_data(room: Room) -> Data:
     res = room.resolution
     return {
         "code": room.code,
-        "players": [{"pid": p.pid, "name": p.name, "present": p.present} for p in room.players],
+        "players": [
+            {"pid": p.pid, "name": p.name, "present": p.present, "out": p.out, "device": p.device}
+            for p in room.players
+        ],
         "host": room.host,
         "decoys": room.decoys,
         "phase": room.phase,
@@ -50,6 +54,8 @@ def room_to_data(room: Room) -> Data:
             {"id": c.id, "pid": c.pid, "text": c.text, "at": c.at, "name": c.name}
             for c in room.chat
         ],
+        "claims": [{"id": c.id, "pid": c.pid, "at": c.at} for c in room.claims],
+        "claims_by": room.claims_by,
     }
 
 
@@ -67,6 +73,7 @@ def _clover_data(clover: Clover) -> Data:
         "clues": list(clover.clues),
         "warnings": list(clover.warnings),
         "done": clover.done,
+        "dropped": clover.dropped,
     }
 
 
@@ -103,6 +110,8 @@ def room_from_data(data: Data) -> Room:
         resolution=None if res is None else _resolution(res),
         results=tuple(Result(**r) for r in data["results"]),
         chat=_chat(data["chat"], data["players"]),
+        claims=tuple(Claim(**c) for c in data.get("claims", ())),
+        claims_by=data.get("claims_by", "anyone"),
     )
 
 
@@ -142,6 +151,7 @@ def _clover(data: Data) -> Clover:
         clues=tuple(data["clues"]),
         warnings=tuple(data["warnings"]),
         done=data["done"],
+        dropped=data.get("dropped", False),
     )
 
 

@@ -25,13 +25,16 @@ from app.rules.lookalikes import is_visible_name, look_alike
 from app.rules.scoring import check
 from app.rules.state import (
     CHAT_KEPT,
+    CLAIMS_BY,
     MAX_CHAT_LENGTH,
+    MAX_CLAIMS,
     MAX_DECOYS,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
     MIN_DECOYS,
     MIN_PLAYERS,
     ChatLine,
+    Claim,
     Clover,
     Player,
     Resolution,
@@ -54,10 +57,13 @@ def apply(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Wo
     server itself reporting presence. ``deck`` is only read by ``Start``.
     Raises a ``RuleError`` subclass when the rules refuse the action.
     """
-    if seat is None and not isinstance(action, act.Join | act.Presence):
+    if seat is None and action.sent_by == "player":
         raise errors.NotAPlayer()
     if seat is not None and not 0 <= seat < len(room.players):
         raise errors.NotAPlayer()
+    if seat is not None and room.players[seat].out and not isinstance(action, act.Say):
+        # Out of the game, a player watches it and may chat: nothing else until the next.
+        raise errors.AlreadyOut() if isinstance(action, act.Leave) else errors.OutOfGame()
     new = _handle(action, room, seat, deck)
     return replace(new, seq=room.seq + 1)
 
@@ -130,8 +136,9 @@ def clean_name(name: str) -> str:
 
 @_handle.register
 def _on_leave(action: act.Leave, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    return _without(room, seat)
+    if room.phase == "lobby":
+        return _without(room, seat)
+    return _out(room, seat)
 
 
 @_handle.register
@@ -151,8 +158,117 @@ def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> 
     return _without(room, action.seat)
 
 
+@_handle.register
+def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    if room.phase not in ("clues", "resolution"):
+        raise errors.WrongPhase()
+    _need_host(room, seat)
+    if not 0 <= action.seat < len(room.players):
+        raise errors.BadSeat()
+    if action.seat == seat or room.players[action.seat].present:
+        raise errors.PlayerPresent()
+    return _out(room, action.seat)
+
+
+# --- a seat taken from another device ----------------------------------------------
+
+
+@_handle.register
+def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    if seat is not None:
+        raise errors.NotAPlayer("You already have a seat in this room.")
+    if not 0 <= action.seat < len(room.players):
+        raise errors.BadSeat()
+    if len(room.claims) >= MAX_CLAIMS:
+        raise errors.TooManyClaims()
+    if not action.id or room.claim(action.id) is not None:
+        raise errors.Invalid("A claim needs an id of its own.")
+    claim = Claim(id=action.id, pid=room.players[action.seat].pid, at=action.at)
+    return replace(room, claims=(*room.claims, claim))
+
+
+@_handle.register
+def _on_withdraw(action: act.Withdraw, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    if room.claim(action.claim) is None:
+        raise errors.ClaimGone()
+    return _without_claim(room, action.claim)
+
+
+@_handle.register
+def _on_allow(action: act.Allow, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    target = _may_answer(room, seat, action.claim)
+    players = list(room.players)
+    # The seat is played from the claiming device now; the old device's token stops working.
+    players[target] = replace(players[target], device=action.claim)
+    return _without_claim(replace(room, players=tuple(players)), action.claim)
+
+
+@_handle.register
+def _on_refuse(action: act.Refuse, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _may_answer(room, seat, action.claim)
+    return _without_claim(room, action.claim)
+
+
+def _may_answer(room: Room, seat: int, claim_id: str) -> int:
+    """The claimed seat, if ``seat`` may allow or refuse the claim: its own player may;
+    while that player is at the table, nobody else may; while they are away, anyone
+    seated, or only the host if the host chose so."""
+    claim = room.claim(claim_id)
+    target = None if claim is None else room.seat_of(claim.pid)
+    if target is None:
+        raise errors.ClaimGone()
+    if seat != target:
+        if room.players[target].present:
+            raise errors.OwnerHere()
+        if room.claims_by == "host" and seat != room.acting_host():
+            raise errors.NotHost("The host lets other devices take the seats of this room.")
+    return target
+
+
+def _without_claim(room: Room, claim_id: str) -> Room:
+    return replace(room, claims=tuple(c for c in room.claims if c.id != claim_id))
+
+
+@_handle.register
+def _on_claims_by(action: act.ClaimsBy, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    if action.who not in CLAIMS_BY:
+        raise errors.BadChoice()
+    return replace(room, claims_by=action.who)
+
+
+def _out(room: Room, seat: int) -> Room:
+    """``seat`` out of the game. While clues are written their clover is dropped (the game
+    goes on with one clover fewer); once the clovers are being rebuilt it still comes,
+    its clues being written, and nobody waits for them. The seat stays until the game
+    ends, so no seat, turn or result moves; the host's title passes on if it was theirs."""
+    if room.players[seat].out:
+        raise errors.AlreadyOut()
+    if room.phase != "finished" and sum(not p.out for p in room.players) <= 2:
+        raise errors.TooFewLeft()
+    players = list(room.players)
+    players[seat] = replace(players[seat], out=True)
+    room = replace(room, players=tuple(players))
+    if room.host == seat:
+        room = replace(room, host=room.acting_host())
+        if room.players[room.host].out:
+            room = replace(room, host=next(s for s, p in enumerate(room.players) if not p.out))
+    if room.phase == "clues":
+        room = _with_clover(room, replace(room.clovers[seat], dropped=True))
+        return _resolution_if_all_done(room)
+    if room.phase == "resolution" and room.resolution is not None:
+        res = room.resolution
+        room = replace(room, resolution=replace(res, agreed=res.agreed - {seat}))
+        return _check_if_agreed(room)
+    return room
+
+
 def _without(room: Room, seat: int) -> Room:
-    """The room without ``seat``; later seats move down, hosting passes to the next seat."""
+    """The room without ``seat``; later seats move down, hosting passes to the next seat.
+    A claim for that seat goes with it."""
+    gone = room.players[seat].pid
+    room = replace(room, claims=tuple(c for c in room.claims if c.pid != gone))
     players = room.players[:seat] + room.players[seat + 1 :]
     host = room.host
     if seat < host:
@@ -197,6 +313,9 @@ def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -
 @_handle.register
 def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     _need_phase(room, "finished")
+    # Who went out of the game gives up their seat now, as if they had left the lobby.
+    for out in reversed([s for s, p in enumerate(room.players) if p.out]):
+        room = _without(room, out)
     return replace(room, phase="lobby", clovers=(), resolution=None, results=())
 
 
@@ -205,6 +324,7 @@ def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -
 
 @_handle.register
 def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    """Save the clues; a draft is never refused for a clue, only for who or when."""
     _need_phase(room, "clues")
     clover = room.clovers[seat]
     if clover.done:
@@ -221,6 +341,11 @@ def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -
             warnings.append(None)
             continue
         verdict = check_clue(text, keywords)
+        if verdict.error is not None and action.draft:
+            # Still being typed: the leaf keeps what it held, refused text is never kept.
+            saved.append(clover.clues[leaf])
+            warnings.append(clover.warnings[leaf])
+            continue
         if verdict.error is not None:
             rejected.append(errors.ClueDetail(leaf, verdict.error.code, verdict.error.message))
         saved.append(verdict.clue)
@@ -238,9 +363,13 @@ def _on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> 
         raise errors.AlreadyDone()
     if any(clue is None for clue in clover.clues):
         raise errors.CluesMissing()
-    room = _with_clover(room, replace(clover, done=True))
-    if all(c.done for c in room.clovers):
-        room = replace(room, phase="resolution", resolution=Resolution(turn=0))
+    return _resolution_if_all_done(_with_clover(room, replace(clover, done=True)))
+
+
+def _resolution_if_all_done(room: Room) -> Room:
+    """On to the clovers once every clover still in the game has its clues done."""
+    if all(c.done or c.dropped for c in room.clovers):
+        return replace(room, phase="resolution", resolution=Resolution(turn=0))
     return room
 
 
@@ -377,7 +506,7 @@ def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> 
     assert res is not None
     if not res.checked:
         raise errors.NotChecked()
-    if res.turn + 1 < len(room.players):
+    if res.turn + 1 < len(room.turns()):
         return replace(room, resolution=Resolution(turn=res.turn + 1))
     return replace(room, phase="finished", resolution=None)
 

@@ -86,6 +86,18 @@ class HostStays(Forbidden):
     default_message = "The host cannot be removed: their controls come back when they do."
 
 
+class OutOfGame(Forbidden):
+    code = "out_of_game"
+    default_message = "You are out of this game: you may watch it, and play the next one."
+
+
+class OwnerHere(Forbidden):
+    code = "owner_here"
+    default_message = (
+        "That player is at the table: only they can let another device take their seat."
+    )
+
+
 # 409: when and in what state
 class WrongPhase(Conflict):
     code = "wrong_phase"
@@ -115,6 +127,26 @@ class DeckTooSmall(Conflict):
 class PlayerPresent(Conflict):
     code = "player_present"
     default_message = "Only a player who has left the table can be removed."
+
+
+class TooFewLeft(Conflict):
+    code = "too_few_left"
+    default_message = "A game goes on with two players at least: it cannot lose another."
+
+
+class AlreadyOut(Conflict):
+    code = "already_out"
+    default_message = "That player is already out of this game."
+
+
+class TooManyClaims(Conflict):
+    code = "too_many_claims"
+    default_message = "This room has too many seat requests waiting: try again in a moment."
+
+
+class ClaimGone(Conflict):
+    code = "claim_gone"
+    default_message = "That seat request is no longer waiting."
 
 
 class AlreadyDone(Conflict):
@@ -206,6 +238,11 @@ class BadTurns(Invalid):
 class BadSeat(Invalid):
     code = "bad_seat"
     default_message = "There is no player in that seat."
+
+
+class BadChoice(Invalid):
+    code = "bad_choice"
+    default_message = "Claims are allowed by anyone seated or by the host only."
 
 
 class BadText(Invalid):

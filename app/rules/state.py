@@ -24,6 +24,10 @@ MIN_DECOYS = 1
 MAX_DECOYS = 4
 MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 300
+MAX_CLAIMS = 6
+"""Claims a room holds at once: enough for every seat, few enough that nobody floods it."""
+CLAIMS_BY = ("anyone", "host")
+"""Who may let another device take a seat whose player is away."""
 CHAT_KEPT = 200
 """How many chat lines a room keeps: enough to scroll back through a game."""
 
@@ -33,6 +37,22 @@ class Player:
     pid: int
     name: str
     present: bool = False
+    out: bool = False
+    """Out of this game (they left it, or the host took them out while they were away):
+    they keep their seat until the game ends, so seats and turns do not move, and
+    may watch; nobody waits for them."""
+    device: str = ""
+    """Which device plays this seat: the claim that last moved it ("" for the device
+    that took it). A seat token stands for the seat only while it names this device."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Someone on a device without a seat asks to play the seat of player ``pid``."""
+
+    id: str
+    pid: int
+    at: str
 
 
 @dataclass(frozen=True)
@@ -62,6 +82,8 @@ class Clover:
     clues: tuple[str | None, ...] = (None, None, None, None)
     warnings: tuple[str | None, ...] = (None, None, None, None)
     done: bool = False
+    dropped: bool = False
+    """Not played: its owner went out of the game while still writing its clues."""
 
     def all_cards(self) -> tuple[Card, ...]:
         return self.cards + self.decoys
@@ -167,24 +189,42 @@ class Room:
     resolution: Resolution | None = None
     results: tuple[Result, ...] = ()
     chat: tuple[ChatLine, ...] = field(default=())
+    claims: tuple[Claim, ...] = ()
+    claims_by: str = "anyone"
 
     # Questions about the state, asked by the engine and the views alike.
 
     def seat_of(self, pid: int) -> int | None:
         return next((s for s, p in enumerate(self.players) if p.pid == pid), None)
 
+    def turns(self) -> tuple[int, ...]:
+        """The seats whose clovers are played, in the order they come: from the first
+        Spectator on, round the table, leaving out the clovers that were dropped."""
+        n = len(self.clovers)
+        order = ((self.first_spectator + step) % n for step in range(n))
+        return tuple(s for s in order if not self.clovers[s].dropped)
+
     def spectator(self) -> int | None:
         """The seat whose clover is being resolved, during resolution."""
         if self.resolution is None:
             return None
-        return (self.first_spectator + self.resolution.turn) % len(self.players)
+        return self.turns()[self.resolution.turn]
+
+    def in_game(self, seat: int) -> bool:
+        return not self.players[seat].out
+
+    def clovers_played(self) -> int:
+        """How many clovers this game scores: one per player, less those dropped."""
+        if self.phase == "lobby":
+            return len(self.players)
+        return len(self.turns())
 
     def current_clover(self) -> Clover | None:
         spectator = self.spectator()
         return None if spectator is None else self.clovers[spectator]
 
     def is_guesser(self, seat: int) -> bool:
-        return self.resolution is not None and seat != self.spectator()
+        return self.resolution is not None and seat != self.spectator() and self.in_game(seat)
 
     def present_guessers(self) -> frozenset[int]:
         return frozenset(s for s, p in enumerate(self.players) if p.present and self.is_guesser(s))
@@ -200,6 +240,7 @@ class Room:
             return None
         n = len(self.players)
         left = [(spectator + step) % n for step in range(1, n)]
+        left = [s for s in left if self.in_game(s)] or left
         return next((s for s in left if self.players[s].present), left[0])
 
     def acting_host(self) -> int:
@@ -210,13 +251,16 @@ class Room:
         one phone left in a pocket does not keep the table from starting.
         """
         n = len(self.players)
-        if n == 0 or self.players[self.host].present:
+        if n == 0 or (self.players[self.host].present and self.in_game(self.host)):
             return self.host
         left = ((self.host + step) % n for step in range(1, n))
-        return next((s for s in left if self.players[s].present), self.host)
+        return next((s for s in left if self.players[s].present and self.in_game(s)), self.host)
 
     def total(self) -> int:
         return sum(r.score for r in self.results)
+
+    def claim(self, claim_id: str) -> Claim | None:
+        return next((c for c in self.claims if c.id == claim_id), None)
 
     def last_chat_id(self) -> int:
         """The id of the newest chat line, 0 before the first."""

@@ -58,7 +58,11 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         seat = None
     seats = {p.pid: s for s, p in enumerate(room.players)}
     chat = room.chat if chat_after is None else [c for c in room.chat if c.id > chat_after]
-    own_clover = room.clovers[seat] if room.phase == "clues" and seat is not None else None
+    own_clover = (
+        room.clovers[seat]
+        if room.phase == "clues" and seat is not None and not room.clovers[seat].dropped
+        else None
+    )
     return {
         "code": room.code,
         "phase": room.phase,
@@ -74,10 +78,13 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
                 "name": p.name,
                 "host": s == room.acting_host(),
                 "present": p.present,
+                "out": p.out,
                 "done": room.phase == "clues" and room.clovers[s].done,
             }
             for s, p in enumerate(room.players)
         ],
+        "claims": [] if seat is None else _claims(room),
+        "claims_by": room.claims_by,
         "clover": None if own_clover is None else _own_clover(own_clover),
         "warnings": [] if own_clover is None else _warnings(own_clover),
         "resolution": _resolution(room, seat),
@@ -86,7 +93,7 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
             for r in room.results
         ],
         "total": room.total(),
-        "max": max_score(len(room.players)),
+        "max": max_score(room.clovers_played()),
         "chat": [
             {
                 "id": c.id,
@@ -100,6 +107,18 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         ],
         "chat_after": chat_after,
     }
+
+
+def _claims(room: Room) -> list[View]:
+    """The seat requests waiting, for the seated players to answer (never who asks:
+    a device without a seat has no name)."""
+    shown = []
+    for claim in room.claims:
+        seat = room.seat_of(claim.pid)
+        if seat is not None:
+            name = room.players[seat].name
+            shown.append({"id": claim.id, "seat": seat, "name": name, "at": claim.at})
+    return shown
 
 
 def _own_clover(clover: Clover) -> View:
@@ -159,7 +178,7 @@ def _resolution(room: Room, seat: int | None) -> View | None:
             {"spot": r.spot, "card": r.card, "rotation": r.rotation} for r in res.rejected
         ],
         "full": res.is_full(),
-        "last": res.turn + 1 == len(room.players),
+        "last": res.turn + 1 == len(room.turns()),
         "solution": _solution(clover, res) if may_know else None,
         "decoys": [card.id for card in clover.decoys] if may_know else None,
         "score": _score(room, res),

@@ -29,6 +29,11 @@ def new_token() -> str:
     return secrets.token_urlsafe(TOKEN_BYTES)
 
 
+def new_claim_id() -> str:
+    """A seat request's name: public at the table, so it opens nothing by itself."""
+    return secrets.token_urlsafe(9)
+
+
 def hash_token(token: str) -> str:
     """Tokens are stored hashed, so a copy of the database seats nobody."""
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()

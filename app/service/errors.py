@@ -17,6 +17,12 @@ class NotSeated(RuleError):
     default_message = "You have no seat in this room: join it first."
 
 
+class ClaimNotFound(RuleError):
+    code = "claim_not_found"
+    status = 404
+    default_message = "There is no such seat request here: ask for the seat again."
+
+
 class StaleAction(RuleError):
     code = "stale"
     status = 409

@@ -61,6 +61,14 @@ class Update:
         return await self._view_of(self._change.room, self._seat, None)
 
 
+class Moved:
+    """The last thing a stream is handed when its seat moved to another device: the
+    device it serves may no longer see what the seat sees."""
+
+
+MOVED = Moved()
+
+
 class Follower:
     def __init__(
         self,
@@ -77,8 +85,8 @@ class Follower:
         self.sync_presence = sync_presence
 
     async def follow(
-        self, code: str, pid: int | None, last: int | None = None
-    ) -> AsyncIterator[Update | Ping]:
+        self, code: str, pid: int | None, last: int | None = None, device: str = ""
+    ) -> AsyncIterator[Update | Ping | Moved]:
         """Every change of ``code`` from now on, in seq order, each exactly once.
 
         It starts with what the follower missed since ``last`` when the hub
@@ -86,6 +94,8 @@ class Follower:
         ``action`` is ``None``). A follower that falls too far behind is sent
         the current state again. While it follows, the player ``pid`` is present.
         Now and then it gives a ``Ping``: time for the stream to show it is alive.
+        Once the seat of ``pid`` is played from a device other than ``device``, it
+        gives ``MOVED`` and ends.
         """
         sub = self.hub.subscribe(code)
         if pid is not None:
@@ -96,10 +106,16 @@ class Follower:
             room = await self.load(code)
             missed = None if last is None or last > room.seq else self.hub.since(code, last)
             if missed is None:
+                if self._moved(room, pid, device):
+                    yield MOVED
+                    return
                 yield await self.update(Change(room.seq, room, None), pid)
                 sent = room.seq
             else:
                 for change in missed:
+                    if self._moved(change.room, pid, device):
+                        yield MOVED
+                        return
                     yield await self.update(change, pid)
                 sent = max([last or 0, *(c.seq for c in missed)])
             # A stream lives for hours: it holds on to no room, no change, of its start.
@@ -111,11 +127,17 @@ class Follower:
                     continue
                 if sub.fell_behind():
                     current = await self.load(code)
+                    if self._moved(current, pid, device):
+                        yield MOVED
+                        return
                     yield await self.update(Change(current.seq, current, None), pid)
                     sent = current.seq
                     continue
                 if item.seq <= sent:
                     continue
+                if self._moved(item.room, pid, device):
+                    yield MOVED
+                    return
                 if item.seq > sent + 1:
                     gap = self.hub.since(code, sent)
                     if gap is None:
@@ -132,6 +154,11 @@ class Follower:
             self.hub.unsubscribe(sub)
             if pid is not None:
                 self.presence.disconnected(code, pid)
+
+    @staticmethod
+    def _moved(room: Room, pid: int | None, device: str) -> bool:
+        seat = None if pid is None else room.seat_of(pid)
+        return seat is not None and room.players[seat].device != device
 
     async def update(self, change: Change, pid: int | None) -> Update:
         """``change`` for the seat of ``pid``."""

@@ -13,7 +13,18 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.rules.actions import Action, Join, Kick, Place, Remove, Rotate
+from app.rules.actions import (
+    BOARD_ACTIONS,
+    Action,
+    Allow,
+    Claim,
+    Clues,
+    Drop,
+    Join,
+    Kick,
+    Refuse,
+    Withdraw,
+)
 from app.rules.state import Room
 
 HISTORY = 64
@@ -46,24 +57,31 @@ def change_after(action: Action, seat: int | None, before: Room, after: Room) ->
 def happened(action: Action, seat: int | None, before: Room, after: Room) -> dict[str, Any]:
     """Who did what: never an action's content (a clue, a card), only its type and its
     author, by seat then, player id and name (public at the table). A removal also
-    names who was removed, who no longer has a seat to be named by."""
+    names who was removed (from the lobby, or out of the game), who may no longer have a
+    seat to be named by; a seat request names the player whose seat it asks for."""
     summary: dict[str, Any] = {"type": action.type, "seat": seat}
     if seat is not None:
         actor = (after if isinstance(action, Join) else before).players[seat]
         summary["player"] = actor.pid
         summary["name"] = actor.name
-    if isinstance(action, Kick) and 0 <= action.seat < len(before.players):
+    if isinstance(action, Kick | Drop) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
+    if isinstance(action, Clues) and action.draft:
+        # Saved as it was typed: nothing for the table to be told of.
+        summary["draft"] = True
+    claim_id = action.claim if isinstance(action, Allow | Refuse | Withdraw) else None
+    claim = after.claim(action.id) if isinstance(action, Claim) else None
+    claim = claim or (None if claim_id is None else before.claim(claim_id))
+    claimed = None if claim is None else before.seat_of(claim.pid)
+    if claimed is not None:
+        summary["claimed"] = before.players[claimed].name
     was, now = before.resolution, after.resolution
-    if isinstance(action, MOVES) and was is not None and now is not None:
+    if isinstance(action, BOARD_ACTIONS) and was is not None and now is not None:
         # A move clears every Agree: the table is told whose, so nobody's vanishes unseen.
         cleared = sorted(was.agreed - now.agreed)
         if cleared:
             summary["cleared"] = cleared
     return summary
-
-
-MOVES = (Place, Remove, Rotate)
 
 
 class Ping:

@@ -59,9 +59,10 @@ class LegendBook:
         return LegendRecord(
             room=room.code,
             finished_at=now,
-            players=[p.name for p in room.players],
-            player_count=len(room.players),
+            # Who finished the game, and the clovers it played (a drop plays one fewer).
+            players=[p.name for p in room.players if not p.out],
+            player_count=sum(not p.out for p in room.players),
             decoys=room.decoys,
             score=room.total(),
-            max=max_score(len(room.players)),
+            max=max_score(room.clovers_played()),
         )

@@ -20,18 +20,24 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from app.rules.actions import Action, Join, Kick, Presence, Say, Start
+from app.rules.actions import Action, Drop, Join, Kick, Presence, Say, Start
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
 from app.rules.state import Room
 from app.rules.views import View, history_view, view
+from app.service.claims import ClaimDesk
 from app.service.clock import Clock, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
 from app.service.copies import RoomCopies
-from app.service.errors import ChatTooFast, NotSeated, RoomNotFound, StaleAction
-from app.service.following import Follower, Update
+from app.service.errors import (
+    ChatTooFast,
+    NotSeated,
+    RoomNotFound,
+    StaleAction,
+)
+from app.service.following import Follower, Moved, Update
 from app.service.history import HistoryBook
 from app.service.hub import Change, Ping, RoomHub, change_after
 from app.service.legends import LegendBook
@@ -92,6 +98,7 @@ class RoomService:
         self.seats = SeatBook(store, self.copies.get, self.load)
         self.replay = Replay(store, self.copies, hub, locks, self.legends, deck.cards)
         self.history_book = HistoryBook(store)
+        self.claims = ClaimDesk(self.apply, self.load, self.seats, self.clock)
         self.following = Follower(hub, presence, self.load, self.room_view, self.sync_presence)
 
     # --- creating and joining -------------------------------------------------
@@ -136,6 +143,10 @@ class RoomService:
         self.presence.touch(code, pid)
         return Seated(code, token, len(room.players) - 1)
 
+    async def seat_moved(self, code: str, token: str | None) -> bool:
+        """Whether ``token`` opened a seat of ``code`` now played from another device."""
+        return await self.seats.moved(code, token)
+
     # --- the one action path ----------------------------------------------------
 
     async def act(
@@ -150,10 +161,10 @@ class RoomService:
         if isinstance(action, Say) and not self.chat_limits.allow(f"{code}:{seat.pid}"):
             raise ChatTooFast()
         cached = self.copies.get(code)
-        if isinstance(action, Kick) or (
+        if isinstance(action, Kick | Drop) or (
             cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players)
         ):
-            # A kick must judge presence as it is now, not as of the last sweep.
+            # Removing someone must judge presence as it is now, not as of the last sweep.
             await self.sync_presence(code)
         action = self._stamped(action)
         change = await _to_the_end(self._apply(code, seat.pid, lambda _: action, expect_seq, None))
@@ -346,9 +357,12 @@ class RoomService:
     # --- following a room live ---------------------------------------------------
 
     def follow(
-        self, code: str, pid: int | None, last: int | None = None
-    ) -> AsyncIterator[Update | Ping]:
-        return self.following.follow(code, pid, last)
+        self, code: str, seat: Seat | None, last: int | None = None
+    ) -> AsyncIterator[Update | Ping | Moved]:
+        """The room as ``seat`` sees it, change after change (see ``Follower.follow``)."""
+        if seat is None:
+            return self.following.follow(code, None, last)
+        return self.following.follow(code, seat.pid, last, seat.device)
 
     def followed(self) -> set[str]:
         """Rooms this process keeps a copy of: the ones to catch up after a lost link."""

@@ -16,10 +16,19 @@ MAX_TOKEN = 200
 
 @dataclass(frozen=True)
 class Seat:
-    """Who a token stands for: a player (by pid, which never changes) in one room."""
+    """Who a token stands for: a player (by pid, which never changes) in one room,
+    played from one device ("" for the one that took the seat, else the claim that
+    moved it there)."""
 
     code: str
     pid: int
+    device: str = ""
+
+
+def plays_from(room: Room, seat: Seat) -> bool:
+    """Whether ``seat``'s player sits in ``room`` and plays from ``seat``'s device."""
+    at = room.seat_of(seat.pid)
+    return at is not None and room.players[at].device == seat.device
 
 
 class SeatBook:
@@ -38,8 +47,14 @@ class SeatBook:
         self._seats[token_hash] = seat
 
     async def seat_for(self, code: str, token: str | None) -> Seat | None:
-        """The seat a token stands for in ``code``; a token of another room, or of a
-        player who has left or was removed, stands for none."""
+        """The seat a token stands for in ``code``; a token of another room, of a
+        player who has left or was removed, of a device the seat moved away from, or of
+        a claim not (yet) allowed, stands for none."""
+        seat = await self.token(code, token)
+        return seat if seat is not None and await self._still_seated(seat) else None
+
+    async def token(self, code: str, token: str | None) -> Seat | None:
+        """Who ``token`` was given for in ``code``, seated or not any more."""
         if not token or len(token) > MAX_TOKEN:
             return None
         token_hash = hash_token(token)
@@ -49,21 +64,35 @@ class SeatBook:
             if found is None:
                 return None
             seat = self._seats[token_hash] = Seat(*found)
-        if seat.code != code:
-            return None
-        return seat if await self._still_seated(seat) else None
+        return seat if seat.code == code else None
+
+    async def moved(self, code: str, token: str | None) -> bool:
+        """Whether ``token`` opened a seat that is now played from another device."""
+        seat = await self.token(code, token)
+        if seat is None:
+            return False
+        try:
+            room = await self.load(code)
+        except RoomNotFound:
+            return False
+        at = room.seat_of(seat.pid)
+        return (
+            at is not None
+            and room.players[at].device != seat.device
+            and (room.claim(seat.device) is None)
+        )
 
     async def _still_seated(self, seat: Seat) -> bool:
         """Our copy of the room answers first; only if it says no is the room read
         again (another process may have seated them meanwhile)."""
         cached = self.cached(seat.code)
-        if cached is not None and cached.seat_of(seat.pid) is not None:
+        if cached is not None and plays_from(cached, seat):
             return True
         try:
             room = await self.load(seat.code)
         except RoomNotFound:
             return False
-        return room.seat_of(seat.pid) is not None
+        return plays_from(room, seat)
 
     def keep_only(self, codes: set[str]) -> None:
         """Forget the seats of rooms no longer held in memory."""

@@ -45,6 +45,8 @@ class SeatRecord:
     room: str
     pid: int
     created_at: datetime
+    device: str = ""
+    """"" for the device that took the seat; else the claim that may move it there."""
 
 
 @dataclass(frozen=True)
@@ -97,8 +99,8 @@ class RoomStore(Protocol):
         action at or before ``upto`` that logged its state whole (the game's ``Start``),
         that one included; none if no game has begun by then."""
 
-    async def seat(self, token_hash: str) -> tuple[str, int] | None:
-        """The room and player a seat token stands for."""
+    async def seat(self, token_hash: str) -> tuple[str, int, str] | None:
+        """The room, player and device a seat token stands for."""
 
     async def legends(
         self, *, players: int | None, decoys: int | None, room: str | None, limit: int

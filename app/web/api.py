@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Query, Request, Response
+from fastapi import APIRouter, Body, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
 
 from app.service.codes import normalize_code
@@ -17,12 +17,16 @@ from app.web.deps import (
     RequiredSeat,
     ServiceDep,
     limit,
+    limit_claims,
+    presented_token,
     seat_in,
     set_seat_cookie,
 )
 from app.web.schemas import (
     ActionIn,
     ActionOut,
+    ClaimIn,
+    ClaimOut,
     CreateRoom,
     HistoryOut,
     JoinRoom,
@@ -83,6 +87,42 @@ async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> H
     return HistoryOut.model_validate(
         await service.history(code, None if seat is None else seat.pid)
     )
+
+
+@router.post(
+    "/rooms/{code}/claims", status_code=201, response_model=ClaimOut, responses=ROOM_ERRORS
+)
+async def post_claim(
+    code: CodeDep, body: ClaimIn, request: Request, service: ServiceDep
+) -> ClaimOut:
+    """Ask for a seat from a device without one ("I am Bea"): every seated player is
+    shown the request; the seat's own player answers it while present, else anyone
+    seated (or the host only, if the host chose so). Poll it with its token, or follow
+    the room's events; once `allowed`, the token is this device's seat token and the
+    seat's old device loses it. Rate-limited per client address and per room."""
+    await limit_claims(request, service, code)
+    claimed = await service.claims.claim(code, body.seat)
+    return ClaimOut(claim=claimed.claim, seat=claimed.seat, status="pending", token=claimed.token)
+
+
+@router.get("/rooms/{code}/claims/{claim}", response_model=ClaimOut, responses=ROOM_ERRORS)
+async def get_claim(
+    code: CodeDep, claim: Annotated[str, Path(max_length=32)], request: Request, service: ServiceDep
+) -> ClaimOut:
+    """Where a seat request stands, for the device that made it (its token as
+    `Authorization: Bearer`): `pending`, `allowed` (the token now opens the seat) or
+    `refused` (also when withdrawn, or gone with its seat)."""
+    status, seat = await service.claims.status(code, claim, presented_token(request, code))
+    return ClaimOut(claim=claim, seat=seat, status=status)
+
+
+@router.delete("/rooms/{code}/claims/{claim}", response_model=ClaimOut, responses=ROOM_ERRORS)
+async def delete_claim(
+    code: CodeDep, claim: Annotated[str, Path(max_length=32)], request: Request, service: ServiceDep
+) -> ClaimOut:
+    """Take a seat request back (with its token, as for reading it)."""
+    seat = await service.claims.withdraw(code, claim, presented_token(request, code))
+    return ClaimOut(claim=claim, seat=seat, status="withdrawn")
 
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)

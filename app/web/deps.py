@@ -24,7 +24,7 @@ from app.service.seats import Seat
 COOKIE_PREFIX = "soclover_"
 COOKIE_DAYS = 30
 
-Limited = Literal["create", "join", "lookup"]
+Limited = Literal["create", "join", "lookup", "claim"]
 
 
 def cookie_name(code: str) -> str:
@@ -77,6 +77,19 @@ async def limit(request: Request, service: RoomService, kind: Limited) -> None:
         raise RateLimited()
 
 
+async def limit_claims(request: Request, service: RoomService, code: str) -> None:
+    """Seat requests are counted per client address and per room: every seated player
+    is asked to answer them, so nobody may flood a table with them from many places."""
+    await limit(request, service, "claim")
+    if not await service.cluster.allow("claim-room", code):
+        raise RateLimited("This room has had many seat requests lately: wait a minute.")
+
+
+def presented_token(request: Request, code: str) -> str | None:
+    """The token the request carries (``Authorization: Bearer``, else the room's cookie)."""
+    return _token(request, code)[0]
+
+
 def _token(request: Request, code: str) -> tuple[str | None, bool]:
     """The presented token and whether it came from the cookie."""
     auth = request.headers.get("authorization", "")
@@ -106,12 +119,18 @@ async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) ->
     return await seat_in(request, code, service)
 
 
+SEAT_MOVED = (
+    "This seat moved to another device: its player plays there now. This device can "
+    "ask for a seat again from the room's page."
+)
+
+
 async def required_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat:
     token, from_cookie = _token(request, code)
     seat = await service.seat_for(code, token)
     if seat is None:
         await service.ensure_room(code)  # no such room: 404 before 401
-        raise NotSeated()
+        raise NotSeated(SEAT_MOVED if await service.seat_moved(code, token) else None)
     if from_cookie:
         check_same_origin(request)
     return seat

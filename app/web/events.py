@@ -16,7 +16,7 @@ from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from app.jsontext import to_bytes
-from app.service.following import Update
+from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
 from app.web.streams import PING_COMMENT, event_stream
@@ -41,7 +41,7 @@ async def room_events(
     (`chat_after` null); each later one only the chat lines its change added.
     """
     await service.ensure_room(code)  # 404 before the stream opens
-    updates = service.follow(code, None if seat is None else seat.pid, _last_event_id(request))
+    updates = service.follow(code, seat, _last_event_id(request))
     return event_stream(_events(updates))
 
 
@@ -53,8 +53,15 @@ def _last_event_id(request: Request) -> int | None:
         return None
 
 
-async def _events(updates: AsyncIterator[Update | Ping]) -> AsyncIterator[bytes]:
+MOVED_EVENT = ServerSentEvent(data="{}", event="moved").encode()
+"""The last event of a stream whose seat moved to another device; its token no longer works."""
+
+
+async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterator[bytes]:
     async for update in updates:
+        if isinstance(update, Moved):
+            yield MOVED_EVENT
+            return
         yield PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
 
 

@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
-from app.service.following import Update
+from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web import render
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
@@ -39,18 +39,22 @@ async def room_stream(
 ) -> EventSourceResponse:
     await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
-    updates = service.follow(code, None if seat is None else seat.pid)
+    updates = service.follow(code, seat)
     return event_stream(_regions(updates, public_url or ""))
 
 
 async def _regions(
-    updates: AsyncIterator[Update | Ping], site: str
+    updates: AsyncIterator[Update | Ping | Moved], site: str
 ) -> AsyncIterator[ServerSentEvent | bytes]:
     sent: dict[str, str] = {}
     async for update in updates:
         if isinstance(update, Ping):
             yield PING_COMMENT
             continue
+        if isinstance(update, Moved):
+            # The seat is played from another device now: this page reloads and says so.
+            yield ServerSentEvent(data="moved", event="moved")
+            return
         whole_chat = update.chat_after is None or "chat" not in sent
         for name, content in (await _rendered(update, site, whole_chat)).items():
             if sent.get(name) != content:
@@ -65,11 +69,14 @@ async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, st
         view = await update.view()
         context = render.region_context(view, site, happened=update.action)
         # A chat line leaves the announcement as it was: the chat log tells it itself.
-        said = update.action is not None and update.action.get("type") == "say"
+        # So does a draft of clues, saved as it is typed: the table hears of Save and Done.
+        quiet = update.action is not None and (
+            update.action.get("type") == "say" or update.action.get("draft") is True
+        )
         regions = {
             name: render.region(name, context)
             for name in LIVE_REGIONS
-            if not (said and name == "announce")
+            if not (quiet and name == "announce")
         }
         if update.chat_after is not None and view["chat"]:
             regions["chat-line"] = render.chat_lines(view["chat"])

@@ -166,6 +166,10 @@ async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLRes
     except RateLimited as error:
         return html(render.page("error", message=error.message), error.status)
     if seat is None or view["you"] is None:
+        kept = request.cookies.get(cookie_name(normalized))
+        if await service.seat_moved(normalized, kept):
+            # Its seat is played from another device now: say so, and how to ask back.
+            return html(render.page("seat-moved", **render.room_context(view)))
         return html(render.page("join", **render.room_context(view)))
     service.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
@@ -292,6 +296,9 @@ async def _seat_here(request: Request, code: str, token: str, service: RoomServi
     """Sit in the token's seat on this browser too; a dead link says so and sets nothing."""
     if await service.seat_for(code, token) is None:
         await limit(request, service, "lookup")
+        if await service.seat_moved(code, token):
+            view = await service.view(code, None)
+            return html(render.page("seat-moved", **render.room_context(view)), 410)
         return html(render.page("seat-gone", code=code), 410)
     response = see_room(code)
     set_seat_cookie(request, response, code, token)
@@ -363,9 +370,14 @@ async def _refused(
     return html(render.page("room", flash=message, device_url=None, **context), status)
 
 
+FORM_FLAGS = {"true": True, "1": True, "on": True, "false": False, "0": False, "": False}
+"""How a form spells a yes-or-no field (a checkbox sends "on", a script "true")."""
+
+
 def form_body(form: FormData) -> dict[str, Any]:
     """A form's fields as the JSON body the API would take, by the action's own fields
-    (numbers as numbers; a list from numbered fields, ``clue0`` to ``clue3``)."""
+    (numbers as numbers, flags as booleans; a list from numbered fields, ``clue0`` to
+    ``clue3``)."""
     kind = form.get("type")
     body: dict[str, Any] = {"type": kind}
     if not isinstance(kind, str):
@@ -383,6 +395,8 @@ def form_body(form: FormData) -> dict[str, Any]:
                 body[name] = int(value)
             except ValueError:
                 body[name] = value  # refused below as not a number
+        elif hint is bool:
+            body[name] = FORM_FLAGS.get(value.strip().lower(), value)  # else refused below
         else:
             body[name] = value
     return body

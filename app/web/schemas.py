@@ -15,7 +15,15 @@ import dataclasses
 import typing
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    create_model,
+)
 
 from app.rules import actions as act
 
@@ -34,6 +42,21 @@ class CreateRoom(Strict):
 
 class JoinRoom(Strict):
     name: Name
+
+
+class ClaimIn(Strict):
+    seat: Number = Field(description="The seat asked for (0..5): the player you are.")
+
+
+class ClaimOut(BaseModel):
+    claim: str = Field(description="The request's id, shown to the table")
+    seat: int
+    status: Literal["pending", "allowed", "refused", "withdrawn"]
+    token: str | None = Field(
+        default=None,
+        description="Given once, when asking: poll the request with it, and once the "
+        "status is `allowed` it is this device's seat token.",
+    )
 
 
 class SeatOut(BaseModel):
@@ -56,6 +79,8 @@ class ActionRequest(Strict):
 def _field(hint: Any, meta: typing.Mapping[str, Any], default: Any) -> tuple[Any, Any]:
     """The request field for one field of an action class."""
     required = default is dataclasses.MISSING
+    if hint is bool:
+        return StrictBool, ... if required else default
     if hint is int:
         return Number, ... if required else default
     if hint is str:

@@ -77,6 +77,17 @@ def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
     table.stop()
 
 
+QUICK = {"SOCLOVER_PRESENCE_GRACE_SECONDS": "0.5", "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2"}
+
+
+@pytest.fixture
+def quick_server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
+    """A table where a player who goes quiet is away within a second."""
+    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", **QUICK).start()
+    yield table
+    table.stop()
+
+
 # --- a player's browser -------------------------------------------------------------------
 
 

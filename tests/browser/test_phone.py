@@ -120,6 +120,10 @@ def test_the_whole_rebuild_is_on_one_phone_screen(
     assert page.evaluate("() => scrollY") == at
     slot = holder.state()["resolution"]["board"][0]
     assert (slot["card"], slot["rotation"]) == (card, 1)
+    # The chosen card outlives a reload of the page.
+    page.reload()
+    page.locator(f'.board .spot-0 .card.chosen[data-card="{card}"]').wait_for()
+    assert page.locator(".toolbar [data-do=remove]").is_enabled()
     # Sent back to the pool, the card is no longer chosen.
     page.locator('.toolbar [data-do="remove"]').click()
     page.locator(f'.pool .card[data-card="{card}"]').wait_for()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
+import httpx
 import pytest
 
 from .. import kit
@@ -131,6 +132,16 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     host.page.locator(".lobby").wait_for()
     screens.look(host, "lobby")
 
+    # A device without a seat asks for one: it waits; the table sees the request.
+    visitor.goto(f"/r/{code}")
+    visitor.page.get_by_role("button", name="I am Cy").click()
+    visitor.page.locator("#claim-status", has_text="Waiting for the table").wait_for()
+    screens.look(visitor, "claim-waiting")
+    host.page.locator(".claims .claim-card", has_text="asks to play as Cy").wait_for()
+    screens.look(host, "claim-request")
+    visitor.page.get_by_role("button", name="Take my request back").click()
+    host.page.locator(".claims").wait_for(state="detached")
+
     # Clues: one keyword typed, so the rejection shows too.
     players[0].act("start")
     host.page.locator("#clue-0").wait_for()
@@ -202,12 +213,21 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
         assert clover.locator(".recap-try").count() >= 1
     screens.look(guesser, "end")
 
+    # Cy lets a new device take the seat: the old page says the seat moved.
+    asked = httpx.post(f"{server.url}/api/rooms/{code}/claims", json={"seat": 2}).json()
+    players[2].act("allow", claim=asked["claim"])
+    mover = pages[2]
+    mover.page.locator("h1", has_text="This seat moved to another device").wait_for()
+    screens.look(mover, "seat-moved")
+
     assert screens.seen == [
         "home",
         "join",
         "seat-gone",
         "home-left",
         "lobby",
+        "claim-waiting",
+        "claim-request",
         "clues",
         "resolution",
         "resolution-spectator",
@@ -216,6 +236,7 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
         "reveal",
         "history",
         "end",
+        "seat-moved",
     ]
     assert not screens.problems, "\n".join(screens.problems)
 

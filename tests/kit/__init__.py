@@ -7,6 +7,8 @@ the one shape of a refusal, the one way to wait, and a reader of the live stream
 - ``checks``: ``assert_error``, the error shape with its status and code.
 - ``waiting``: ``wait_for``, polling state until it holds or a deadline passes.
 - ``stream``: ``Stream``, a room's Server-Sent Events through httpx-sse.
+- ``presence``: ``present`` (open streams keep players at the table), ``gone_quiet``,
+  and ``QUICK`` server settings under which a quiet player is away within a second.
 """
 
 from .checks import assert_error
@@ -24,6 +26,7 @@ from .players import (
     table,
     table_of,
 )
+from .presence import QUICK, gone_quiet, present
 from .server import POSTGRES, ROOT, Server, drop_database, free_port, fresh_database, running
 from .stream import Event, NoEvent, Stream
 from .waiting import wait_for
@@ -31,6 +34,7 @@ from .waiting import wait_for
 __all__ = [
     "NAMES",
     "POSTGRES",
+    "QUICK",
     "ROOT",
     "Event",
     "NoEvent",
@@ -43,7 +47,9 @@ __all__ = [
     "drop_database",
     "free_port",
     "fresh_database",
+    "gone_quiet",
     "join",
+    "present",
     "public",
     "room_when",
     "running",

@@ -33,6 +33,8 @@ def an_action(draw, pool):
                 "next",
                 "presence",
                 "say",
+                "leave",
+                "drop",
             ]
         )
     )
@@ -53,6 +55,10 @@ def an_action(draw, pool):
             return act.Next()
         case "presence":
             return act.Presence(frozenset(draw(st.sets(st.integers(0, 5)))))
+        case "leave":
+            return act.Leave()
+        case "drop":
+            return act.Drop(draw(SEATS))
         case _:
             return act.Say(draw(st.text(max_size=5)), "t")
 
@@ -60,7 +66,9 @@ def an_action(draw, pool):
 def check_invariants(room, locked_before):
     n = len(room.players)
     assert all(0 <= r.score <= 6 for r in room.results)
-    assert 0 <= room.total() <= 6 * n
+    assert 0 <= room.total() <= 6 * room.clovers_played() <= 6 * n
+    assert all(not room.clovers[r.spectator].dropped for r in room.results)
+    assert sum(not p.out for p in room.players) >= 2, "a game left with fewer than two"
     res = room.resolution
     if res is None:
         return {}
@@ -128,6 +136,7 @@ def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
 
 PROBES = {
     "settings": act.Settings(2),
+    "claims_by": act.ClaimsBy("host"),
     "start": act.Start(1),
     "leave": act.Leave(),
     "write": act.Clues((None, None, None, None)),
@@ -154,8 +163,16 @@ def accepts(room, seat, action) -> bool:
 def assert_allowed_matches_the_engine(room):
     for seat in [*range(len(room.players)), None]:
         can = view(room, seat)["can"]
-        assert set(can) == {*PROBES, "kick", "join"}
+        assert set(can) == {*PROBES, "kick", "drop", "allow", "join", "claim"}
         assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
+        assert can["claim"] == (seat is None and accepts(room, None, act.Claim(0, "new", "t")))
+        answerable = [
+            c.id for c in room.claims if seat is not None and accepts(room, seat, act.Allow(c.id))
+        ]
+        assert can["allow"] == answerable, (seat, room.phase)
+        assert answerable == [
+            c.id for c in room.claims if seat is not None and accepts(room, seat, act.Refuse(c.id))
+        ]
         for name, probe in PROBES.items():
             if seat is None:
                 assert can[name] is False
@@ -165,6 +182,10 @@ def assert_allowed_matches_the_engine(room):
             s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.Kick(s))
         ]
         assert can["kick"] == kickable, (seat, room.phase)
+        droppable = [
+            s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.Drop(s))
+        ]
+        assert can["drop"] == droppable, (seat, room.phase)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -173,6 +194,14 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
     room = lobby(players)
     room = apply(room, None, act.Presence(frozenset(data.draw(st.sets(st.integers(0, 5))))))
     assert_allowed_matches_the_engine(room)
+    # Devices ask for seats; some answers may come only from the host.
+    for n in range(data.draw(st.integers(0, 7))):
+        claim = act.Claim(data.draw(st.integers(0, players - 1)), f"c{n}", "t")
+        if accepts(room, None, claim):
+            room = apply(room, None, claim)
+    if data.draw(st.booleans()):
+        room = apply(room, room.acting_host(), act.ClaimsBy("host"))
+    assert_allowed_matches_the_engine(room)
     room = apply(room, room.acting_host(), act.Start(seed), deck=DECK)
     for seat in range(players):
         if data.draw(st.booleans()):
@@ -180,6 +209,15 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
             if data.draw(st.booleans()):
                 room = apply(room, seat, act.Done())
     assert_allowed_matches_the_engine(room)
+    # Someone leaves, someone away is taken out: what each may do still matches.
+    for _ in range(data.draw(st.integers(0, 3))):
+        seat = data.draw(st.integers(0, players - 1))
+        away = frozenset(data.draw(st.sets(st.integers(0, players - 1))))
+        room = apply(room, None, act.Presence(frozenset(range(players)) - away))
+        move = data.draw(st.sampled_from([act.Leave(), act.Drop(data.draw(SEATS))]))
+        if accepts(room, seat, move):
+            room = apply(room, seat, move, deck=DECK)
+        assert_allowed_matches_the_engine(room)
     room = resolving(players, seed=seed, present=data.draw(st.booleans()))
     for _ in range(data.draw(st.integers(0, 40))):
         assert_allowed_matches_the_engine(room)

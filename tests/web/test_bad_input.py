@@ -629,6 +629,7 @@ FIELDS: dict[str, list[str]] = {
     "rotate": ["spot", "turns"],
     "say": ["text"],
     "kick": ["seat"],
+    "drop": ["seat"],
 }
 
 

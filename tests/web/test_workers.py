@@ -235,3 +235,38 @@ def test_workers_starting_at_once_migrate_once(tmp_path, database_url):
     finally:
         for server in servers:
             server.stop()
+
+
+def test_a_seat_moved_on_one_worker_is_moved_on_the_other(two):
+    """The claim is made on one worker and allowed on the other; the old token stops
+    working on both, and the new one opens the seat on both."""
+    a, b = two
+    players = spread(two, 3)
+    ada, bea = players[0], players[1]  # Ada on a, Bea on b
+    assert ada.state()["you"]["seat"] == 0 and bea.state()["you"]["seat"] == 1
+    asked = httpx.post(f"{a.url}/api/rooms/{ada.code}/claims", json={"seat": 1}).json()
+    wait_for(lambda: bea.state()["claims"], bool, what="the claim seen on the other worker")
+    bea.act("allow", claim=asked["claim"])  # on b, by Bea herself
+    for server in (a, b):
+        claim = httpx.get(
+            f"{server.url}/api/rooms/{ada.code}/claims/{asked['claim']}",
+            headers={"Authorization": f"Bearer {asked['token']}"},
+        )
+        wait_for(
+            lambda url=server.url: (
+                httpx.post(
+                    f"{url}/api/rooms/{ada.code}/actions",
+                    json={"type": "say", "text": "me?"},
+                    headers={"Authorization": f"Bearer {bea.token}"},
+                ).status_code
+            ),
+            lambda status: status == 401,
+            what=f"the old token refused on {server.url}",
+        )
+        assert claim.json()["status"] == "allowed", claim.text
+        new = Player(server.url, ada.code, asked["token"], 1, "Bea")
+        wait_for(
+            lambda p=new: p.post("say", text="from the new phone").status_code,
+            lambda status: status == 200,
+            what=f"the new token accepted on {server.url}",
+        )

@@ -1,0 +1,154 @@
+"""Asking for a seat from another device, as pages: "I am Bea", then a wait, then in.
+
+The request is kept in a cookie of its own on the asking device (its id and
+token); the page asks how it stands every few seconds. Once the table allows
+it, its token becomes this device's seat cookie and the room opens.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+
+from app.rules.errors import RuleError
+from app.service.codes import normalize_code
+from app.service.errors import RoomNotFound
+from app.web import render
+from app.web.deps import (
+    ServiceDep,
+    check_same_origin,
+    limit_claims,
+    seat_in,
+    set_seat_cookie,
+)
+
+router = APIRouter(include_in_schema=False)
+
+CLAIM_COOKIE = "soclover_claim_"
+CLAIM_HOURS = 24
+
+
+def claim_cookie(code: str) -> str:
+    return f"{CLAIM_COOKIE}{code}"
+
+
+def _claim_of(request: Request, code: str) -> tuple[str, str] | None:
+    """The (claim id, token) this device asked with in ``code``, if it did."""
+    value = request.cookies.get(claim_cookie(code), "")
+    claim_id, _, token = value.partition(".")
+    return (claim_id, token) if claim_id and token and len(value) < 100 else None
+
+
+def _page(template: str, status: int = 200, **context: object) -> HTMLResponse:
+    return HTMLResponse(render.page(template, **context), status_code=status)
+
+
+def _no_room(code: str) -> HTMLResponse:
+    return _page("missing", 404, code=code[:12])
+
+
+def _to_room(code: str, request: Request) -> Response:
+    if request.headers.get("hx-request") == "true":
+        return Response(status_code=204, headers={"HX-Redirect": f"/r/{code}"})
+    return RedirectResponse(f"/r/{code}", status_code=303)
+
+
+@router.post("/r/{code}/claim")
+async def ask_for_a_seat(request: Request, code: str, service: ServiceDep) -> Response:
+    """ "I am Bea": a request every seated player sees at once."""
+    normalized = normalize_code(code)
+    if normalized is None:
+        return _no_room(code)
+    if await seat_in(request, normalized, service) is not None:
+        return RedirectResponse(f"/r/{normalized}", status_code=303)
+    form = await request.form()
+    raw = form.get("seat")
+    try:
+        check_same_origin(request)
+        if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 2:
+            raise RuleError("Choose the seat that is yours.")
+        await limit_claims(request, service, normalized)
+        claimed = await service.claims.claim(normalized, int(raw))
+    except RoomNotFound:
+        return _no_room(code)
+    except RuleError as error:
+        view = await service.view(normalized, None)
+        return _page("join", error.status, error=error.message, **render.room_context(view))
+    response = RedirectResponse(f"/r/{normalized}/claim", status_code=303)
+    response.set_cookie(
+        claim_cookie(normalized),
+        f"{claimed.claim}.{claimed.token}",
+        max_age=60 * 60 * CLAIM_HOURS,
+        httponly=True,
+        samesite="lax",
+        secure=request.app.state.settings.secure_cookies,
+        path="/",
+    )
+    return response
+
+
+@router.get("/r/{code}/claim", response_class=HTMLResponse)
+async def waiting_for_the_table(request: Request, code: str, service: ServiceDep) -> Response:
+    return await _claim_answer(request, code, service, fragment=False)
+
+
+@router.get("/r/{code}/claim/status", response_class=HTMLResponse)
+async def claim_status(request: Request, code: str, service: ServiceDep) -> Response:
+    """The waiting page's part that asks again every few seconds."""
+    return await _claim_answer(request, code, service, fragment=True)
+
+
+async def _claim_answer(
+    request: Request, code: str, service: ServiceDep, fragment: bool
+) -> Response:
+    normalized = normalize_code(code)
+    if normalized is None:
+        return _no_room(code)
+    asked = _claim_of(request, normalized)
+    if asked is None:
+        return _to_room(normalized, request)
+    claim_id, token = asked
+    try:
+        status, seat = await service.claims.status(normalized, claim_id, token)
+        view = await service.view(normalized, None)
+    except RoomNotFound:
+        return _no_room(code)
+    except RuleError:
+        status, seat, view = "refused", -1, None
+    if status == "allowed":
+        # In: this device's seat token is the request's own.
+        response = _to_room(normalized, request)
+        set_seat_cookie(request, response, normalized, token)
+        response.delete_cookie(claim_cookie(normalized), path="/")
+        return response
+    name = _name_of(view, seat)
+    context: dict[str, object] = {"code": normalized, "status": status, "name": name}
+    if fragment:
+        return HTMLResponse(render.region("claim-status", context))
+    return HTMLResponse(render.page("claim", **context))
+
+
+def _name_of(view: dict[str, object] | None, seat: int) -> str | None:
+    players = view.get("players") if view else None
+    if isinstance(players, list) and 0 <= seat < len(players):
+        return str(players[seat]["name"])
+    return None
+
+
+@router.post("/r/{code}/claim/withdraw")
+async def withdraw_claim(request: Request, code: str, service: ServiceDep) -> Response:
+    normalized = normalize_code(code)
+    if normalized is None:
+        return _no_room(code)
+    asked = _claim_of(request, normalized)
+    try:
+        check_same_origin(request)
+        if asked is not None:
+            await service.claims.withdraw(normalized, *asked)
+    except RoomNotFound:
+        return _no_room(code)
+    except RuleError:
+        pass  # already answered or gone: nothing left to take back
+    response = RedirectResponse(f"/r/{normalized}", status_code=303)
+    response.delete_cookie(claim_cookie(normalized), path="/")
+    return response

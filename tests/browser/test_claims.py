@@ -1,0 +1,92 @@
+"""A seat claimed from any device, in Chromium: the phone that held it is gone, a new
+browser says "I am Bea", another player allows it, and Bea plays on with her drafts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from .. import kit
+from .conftest import PHONE
+
+
+def _browser(chromium_browser: Any, server: kit.Server, seat: kit.Player | None, code: str) -> Any:
+    context = chromium_browser.new_context(viewport=PHONE)
+    context.set_default_timeout(10_000)
+    if seat is not None:
+        context.add_cookies([{"name": f"soclover_{code}", "value": seat.token, "url": server.url}])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{server.url}/r/{code}")
+    return page, errors
+
+
+def new_token(page: Any, code: str) -> str:
+    """The seat token the new browser was given, from its own (HttpOnly) cookie."""
+    return next(c["value"] for c in page.context.cookies() if c["name"] == f"soclover_{code}")
+
+
+def test_a_seat_lost_with_its_browser_is_claimed_from_a_new_one(
+    chromium_browser: Any, quick_server: kit.Server
+) -> None:
+    api = quick_server.url
+    ada, bea, cy = kit.table(api, 3)
+    code = ada.code
+    host, host_errors = _browser(chromium_browser, quick_server, ada, code)
+    old, _ = _browser(chromium_browser, quick_server, bea, code)
+    cy_page, cy_errors = _browser(chromium_browser, quick_server, cy, code)
+    ada.act("start")
+    old.locator("#clue-0").wait_for()
+    old.fill("#clue-0", "Qzdraft0")
+    old.fill("#clue-1", "Qzdraft1")
+    old.get_by_role("button", name="Save", exact=True).click()
+    kit.wait_for(
+        lambda: bea.state()["clover"]["leaves"][1]["clue"], bool, what="Bea's drafts saved"
+    )
+    old.context.close()  # the phone died
+    kit.room_when(api, code, lambda s: not s["players"][1]["present"], what="Bea away")
+
+    # A new browser, no cookie: the room offers the seats; "I am Bea" asks the table.
+    new, new_errors = _browser(chromium_browser, quick_server, None, code)
+    new.get_by_role("button", name="I am Bea").click()
+    new.locator("#claim-status", has_text="Waiting for the table").wait_for()
+    banner = host.locator(".claims .claim-card", has_text="asks to play as Bea")
+    banner.wait_for()
+    cy_page.locator(".claims .claim-card", has_text="asks to play as Bea").wait_for()
+    banner.get_by_role("button", name="Allow").click()
+    host.locator(".claims").wait_for(state="detached")
+
+    # The new browser is in, with Bea's drafts, and finishes her clues.
+    new.locator("#clue-0").wait_for()
+    assert new.input_value("#clue-0") == "Qzdraft0"
+    assert new.input_value("#clue-1") == "Qzdraft1"
+    new.fill("#clue-2", "Qzdraft2")
+    new.fill("#clue-3", "Qzdraft3")
+    new.get_by_role("button", name="Done", exact=True).click()
+    for p in (ada, cy):
+        p.act("clues", clues=kit.clues_for(p.seat))
+        p.act("done")
+    new.locator(".resolve").wait_for()
+    # The game plays to its end, Bea's new browser following it.
+    moved = kit.Player(api, code, new_token(new, code), 1, "Bea")
+    players = [ada, moved, cy]
+    state = ada.state()
+    while state["phase"] == "resolution":
+        res = state["resolution"]
+        holder = players[res["lock_holder"]]
+        for s in kit.solution(players):
+            holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+        holder.act("lock")
+        state = holder.act("next")
+    new.locator(".finished").wait_for()
+    assert state["total"] == 18
+    # The token of the browser that is gone opens nothing any more.
+    r = httpx.post(
+        f"{api}/api/rooms/{code}/actions",
+        json={"type": "say", "text": "hello?"},
+        headers={"Authorization": f"Bearer {bea.token}"},
+    )
+    assert r.status_code == 401
+    assert host_errors == cy_errors == new_errors == []
