@@ -19,6 +19,12 @@ class Settings(BaseSettings):
         default="sqlite:///soclover.sqlite3",
         description="SQLAlchemy URL; a plain postgresql:// URL works too.",
     )
+    keywords_fr: Path | None = Field(
+        default=None, description="A deck file for French rooms, instead of keywords.fr.txt."
+    )
+    keywords_zh: Path | None = Field(
+        default=None, description="A deck file for Chinese rooms, instead of keywords.zh.txt."
+    )
     keywords: Path | None = Field(
         default=None, description="A deck file that replaces the built-in keywords.txt."
     )

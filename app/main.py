@@ -43,9 +43,23 @@ STATIC = static_dir()
 mimetypes.add_type("application/manifest+json", ".webmanifest")
 
 
+def load_configured_decks(settings: Settings) -> dict[str, Deck]:
+    """The deck of each language: the custom one where it is set, else the built-in one.
+    English must load; a language without a deck file is simply not offered."""
+    decks = {"en": load_configured_deck(settings)}
+    for language, custom in (("fr", settings.keywords_fr), ("zh", settings.keywords_zh)):
+        path = custom or builtin_deck_path(language)
+        if custom is not None or path.is_file():
+            decks[language] = _big_enough(load_deck(path))
+    return decks
+
+
 def load_configured_deck(settings: Settings) -> Deck:
     """The custom deck if one is set, else the built-in one; refused if no game fits."""
-    deck = load_deck(settings.keywords or builtin_deck_path())
+    return _big_enough(load_deck(settings.keywords or builtin_deck_path()))
+
+
+def _big_enough(deck: Deck) -> Deck:
     smallest = cards_needed(MIN_PLAYERS, MIN_DECOYS)
     if len(deck) < smallest:
         raise DeckTooSmallForAnyGame(
@@ -103,6 +117,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
+            decks=app.state.decks,
         )
         app.state.service = service
         await cluster.start(service.catch_up, service.followed)
@@ -143,7 +158,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.state.settings = settings
-    app.state.deck = load_configured_deck(settings)
+    app.state.decks = load_configured_decks(settings)
+    app.state.deck = app.state.decks["en"]
     app.state.ready = False
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)

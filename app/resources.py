@@ -1,7 +1,8 @@
 """Where the server's files that are not Python code are: static files, migrations, deck.
 
 The repository keeps them at its top level, beside ``app/``: ``static/``,
-``migrations/`` and ``keywords.txt``, where the README's commands use them. A
+``migrations/`` and the decks (``keywords.txt``, ``keywords.fr.txt``,
+``keywords.zh.txt``), where the README's commands use them. A
 wheel holds only packages, so its build copies them into this one
 (``app/static``, ``app/migrations``, ``app/keywords.txt``, see pyproject.toml).
 Installed, they are found inside the package; in a checkout (an editable install,
@@ -37,6 +38,8 @@ def migrations_dir() -> Path:
     return _find("migrations")
 
 
-def builtin_deck() -> Path:
-    """The deck a game uses unless SOCLOVER_KEYWORDS names another."""
-    return _find("keywords.txt")
+def builtin_deck(language: str = "en") -> Path:
+    """The deck a room in ``language`` uses unless SOCLOVER_KEYWORDS (English),
+    SOCLOVER_KEYWORDS_FR or SOCLOVER_KEYWORDS_ZH names another: ``keywords.txt``
+    for English, ``keywords.<language>.txt`` for the others."""
+    return _find("keywords.txt" if language == "en" else f"keywords.{language}.txt")

@@ -79,6 +79,7 @@ class LegendRow(SQLModel, table=True):
     decoys: int
     score: int
     max: int
+    language: str = Field(default="en", max_length=8)
 
 
 class PresenceRow(SQLModel, table=True):

@@ -169,7 +169,13 @@ class SqlStore:
         return None if row is None else (row.room, row.pid, row.device)
 
     async def legends(
-        self, *, players: int | None, decoys: int | None, room: str | None, limit: int
+        self,
+        *,
+        players: int | None,
+        decoys: int | None,
+        room: str | None,
+        limit: int,
+        language: str | None = None,
     ) -> list[Data]:
         g = _LEGEND.c
         query = select(_LEGEND).order_by(desc(g.score), g.finished_at, g.id)
@@ -179,6 +185,8 @@ class SqlStore:
             query = query.where(g.decoys == decoys)
         if room is not None:
             query = query.where(g.room == room)
+        if language is not None:
+            query = query.where(g.language == language)
         async with self.sessions() as session:
             rows = (await session.execute(query.limit(limit))).all()
         return [
@@ -191,6 +199,7 @@ class SqlStore:
                 "decoys": r.decoys,
                 "score": r.score,
                 "max": r.max,
+                "language": r.language,
             }
             for r in rows
         ]

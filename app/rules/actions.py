@@ -102,6 +102,14 @@ class ClaimsBy(Action):
 
 
 @dataclass(frozen=True)
+class Language(Action):
+    """The host chooses the room's language: its deck and its clue rules."""
+
+    type: ClassVar[str] = "language"
+    language: str = field(metadata={"max_length": 8})
+
+
+@dataclass(frozen=True)
 class Settings(Action):
     type: ClassVar[str] = "settings"
     decoys: int
@@ -216,6 +224,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Allow,
     Refuse,
     ClaimsBy,
+    Language,
     Settings,
     Start,
     Clues,

@@ -72,6 +72,7 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         "allow": [c.id for c in room.claims if _may_answer(room, seat, c.pid)],
         "claim": False,
         "claims_by": lobby and host,
+        "language": lobby and host,
         "write": clover is not None and not clover.done,
         "done": clover is not None and not clover.done and None not in clover.clues,
         "undone": clover is not None and clover.done,
@@ -100,6 +101,7 @@ def _may_answer(room: Room, seat: int, pid: int) -> bool:
 FLAGS = (
     "settings",
     "claims_by",
+    "language",
     "start",
     "leave",
     "write",

@@ -56,6 +56,7 @@ def room_to_data(room: Room) -> Data:
         ],
         "claims": [{"id": c.id, "pid": c.pid, "at": c.at} for c in room.claims],
         "claims_by": room.claims_by,
+        "language": room.language,
     }
 
 
@@ -112,6 +113,7 @@ def room_from_data(data: Data) -> Room:
         chat=_chat(data["chat"], data["players"]),
         claims=tuple(Claim(**c) for c in data.get("claims", ())),
         claims_by=data.get("claims_by", "anyone"),
+        language=data.get("language", "en"),
     )
 
 

@@ -131,9 +131,10 @@ def load_deck(path: str | os.PathLike[str]) -> Deck:
     return parse_deck(text, source)
 
 
-def builtin_deck_path() -> pathlib.Path:
-    """The game's own deck, inside the installed package or the repository's ``keywords.txt``."""
-    return builtin_deck()
+def builtin_deck_path(language: str = "en") -> pathlib.Path:
+    """The game's own deck for ``language``, inside the installed package or the
+    repository's ``keywords.txt`` (``keywords.fr.txt``, ``keywords.zh.txt``)."""
+    return builtin_deck(language)
 
 
 def cards_needed(players: int, decoys: int) -> int:

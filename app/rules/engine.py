@@ -17,15 +17,17 @@ from functools import singledispatch
 
 from app.rules import actions as act
 from app.rules import errors
-from app.rules.clues import check_clue, fold
+from app.rules.clues import fold
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
+from app.rules.languages import check_clue_in
 from app.rules.lookalikes import is_visible_name, look_alike
 from app.rules.scoring import check
 from app.rules.state import (
     CHAT_KEPT,
     CLAIMS_BY,
+    LANGUAGES,
     MAX_CHAT_LENGTH,
     MAX_CLAIMS,
     MAX_DECOYS,
@@ -43,10 +45,11 @@ from app.rules.state import (
 )
 
 
-def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS) -> Room:
+def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS, language: str = "en") -> Room:
     """A room in the lobby with its creator in seat 0 as host."""
     _check_decoys(decoys)
-    room = Room(code=code, decoys=decoys)
+    _check_language(language)
+    room = Room(code=code, decoys=decoys, language=language)
     return replace(_join(room, host_name), seq=0)
 
 
@@ -279,6 +282,14 @@ def _without(room: Room, seat: int) -> Room:
 
 
 @_handle.register
+def _on_language(action: act.Language, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    _check_language(action.language)
+    return replace(room, language=action.language)
+
+
+@_handle.register
 def _on_settings(action: act.Settings, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     _need_phase(room, "lobby")
     _need_host(room, seat)
@@ -340,7 +351,7 @@ def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -
             saved.append(None)
             warnings.append(None)
             continue
-        verdict = check_clue(text, keywords)
+        verdict = check_clue_in(room.language, text, keywords)
         if verdict.error is not None and action.draft:
             # Still being typed: the leaf keeps what it held, refused text is never kept.
             saved.append(clover.clues[leaf])
@@ -567,6 +578,11 @@ def _check_spot(spot: int) -> int:
     if spot not in SPOTS:
         raise errors.BadSpot()
     return spot
+
+
+def _check_language(language: str) -> None:
+    if language not in LANGUAGES:
+        raise errors.BadLanguage()
 
 
 def _check_decoys(decoys: int) -> None:

@@ -240,6 +240,11 @@ class BadSeat(Invalid):
     default_message = "There is no player in that seat."
 
 
+class BadLanguage(Invalid):
+    code = "bad_language"
+    default_message = "A room plays in English (en), French (fr) or Chinese (zh)."
+
+
 class BadChoice(Invalid):
     code = "bad_choice"
     default_message = "Claims are allowed by anyone seated or by the host only."

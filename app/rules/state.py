@@ -26,6 +26,8 @@ MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 300
 MAX_CLAIMS = 6
 """Claims a room holds at once: enough for every seat, few enough that nobody floods it."""
+LANGUAGES = ("en", "fr", "zh")
+"""A room's language: the deck it deals from and how its clues are checked."""
 CLAIMS_BY = ("anyone", "host")
 """Who may let another device take a seat whose player is away."""
 CHAT_KEPT = 200
@@ -191,6 +193,7 @@ class Room:
     chat: tuple[ChatLine, ...] = field(default=())
     claims: tuple[Claim, ...] = ()
     claims_by: str = "anyone"
+    language: str = "en"
 
     # Questions about the state, asked by the engine and the views alike.
 

@@ -85,6 +85,7 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         ],
         "claims": [] if seat is None else _claims(room),
         "claims_by": room.claims_by,
+        "language": room.language,
         "clover": None if own_clover is None else _own_clover(own_clover),
         "warnings": [] if own_clover is None else _warnings(own_clover),
         "resolution": _resolution(room, seat),

@@ -29,11 +29,14 @@ class LegendBook:
         decoys: int | None = None,
         room: str | None = None,
         limit: int = 20,
+        language: str | None = None,
     ) -> list[dict[str, Any]]:
         """Best score first. A room code is the room's only secret (it reads the chat
         and joins the next game), so legends carry one only when asked for one room's,
         which the web layer answers to that room's own players alone."""
-        return await self.store.legends(players=players, decoys=decoys, room=room, limit=limit)
+        return await self.store.legends(
+            players=players, decoys=decoys, room=room, limit=limit, language=language
+        )
 
     async def best(self, code: str) -> dict[str, Any] | None:
         if code not in self._best:
@@ -65,4 +68,5 @@ class LegendBook:
             decoys=room.decoys,
             score=room.total(),
             max=max_score(room.clovers_played()),
+            language=room.language,
         )

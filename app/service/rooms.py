@@ -16,15 +16,16 @@ room: hidden information is cut away before anything leaves the service.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from app.rules.actions import Action, Drop, Join, Kick, Presence, Say, Start
+from app.rules.actions import Action, Drop, Join, Kick, Language, Presence, Say, Start
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
-from app.rules.state import Room
+from app.rules.errors import BadLanguage
+from app.rules.state import LANGUAGES, Room
 from app.rules.views import View, history_view, view
 from app.service.claims import ClaimDesk
 from app.service.clock import Clock, iso, utcnow
@@ -83,9 +84,13 @@ class RoomService:
         cluster: Cluster | None = None,
         clock: Clock = utcnow,
         chat_limits: RateLimiter | None = None,
+        decks: Mapping[str, Deck] | None = None,
     ) -> None:
         self.store = store
         self.deck = deck
+        self.decks: dict[str, Deck] = {**(decks or {}), "en": deck}
+        """The deck of each language a room may play in: rooms choose among these."""
+        self.languages = [language for language in LANGUAGES if language in self.decks]
         self.hub = hub
         self.locks = locks
         self.presence = presence
@@ -103,11 +108,13 @@ class RoomService:
 
     # --- creating and joining -------------------------------------------------
 
-    async def create(self, name: str, decoys: int) -> Seated:
+    async def create(self, name: str, decoys: int, language: str = "en") -> Seated:
         """A new room with its creator as host in seat 0."""
+        if language not in self.decks:
+            raise BadLanguage(f"This table has no deck in {language!r}.")
         token = new_token()
         for _ in range(20):
-            room = new_room(new_room_code(), name, decoys)
+            room = new_room(new_room_code(), name, decoys, language)
             now = self.clock()
             records: list[Record] = [
                 ActionRecord(
@@ -115,7 +122,7 @@ class RoomService:
                     0,
                     None,
                     None,
-                    {"type": "create", "name": name, "decoys": decoys},
+                    {"type": "create", "name": name, "decoys": decoys, "language": language},
                     now,
                 ),
                 SeatRecord(hash_token(token), room.code, 0, now),
@@ -240,7 +247,10 @@ class RoomService:
         action = action_for(room)
         if action is None:
             return None
-        played = play(room, seat, action, deck=self.deck.cards)
+        if isinstance(action, Language) and action.language not in self.decks:
+            raise BadLanguage(f"This table has no deck in {action.language!r}.")
+        deck = self.decks.get(room.language, self.deck)
+        played = play(room, seat, action, deck=deck.cards)
         new = played.room
         if isinstance(action, Join):
             seat = len(new.players) - 1
@@ -312,6 +322,7 @@ class RoomService:
     async def room_view(self, room: Room, seat: int | None, chat_after: int | None = None) -> View:
         """The per-seat view, plus what the Record of Legends says of this room."""
         data = view(room, seat, chat_after=chat_after)
+        data["limits"] = {**data["limits"], "languages": self.languages}
         data["best"] = await self.legends.best(room.code)
         data["record"] = room.phase == "finished" and await self.legends.is_record(room.code)
         data["legends"] = (
@@ -347,8 +358,11 @@ class RoomService:
         decoys: int | None = None,
         room: str | None = None,
         limit: int = 20,
+        language: str | None = None,
     ) -> list[dict[str, Any]]:
-        return await self.legends.listed(players=players, decoys=decoys, room=room, limit=limit)
+        return await self.legends.listed(
+            players=players, decoys=decoys, room=room, limit=limit, language=language
+        )
 
     def touch(self, code: str, pid: int) -> None:
         """A sign of life from a player (a page load, a read)."""

@@ -60,6 +60,7 @@ class LegendRecord:
     decoys: int
     score: int
     max: int
+    language: str = "en"
 
 
 Record = ActionRecord | SeatRecord | LegendRecord
@@ -103,7 +104,13 @@ class RoomStore(Protocol):
         """The room, player and device a seat token stands for."""
 
     async def legends(
-        self, *, players: int | None, decoys: int | None, room: str | None, limit: int
+        self,
+        *,
+        players: int | None,
+        decoys: int | None,
+        room: str | None,
+        limit: int,
+        language: str | None = None,
     ) -> list[Data]:
         """Finished games, best score first (the earliest first among equals)."""
 

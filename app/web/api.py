@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -45,7 +45,7 @@ async def create_room(
     body: CreateRoom, request: Request, response: Response, service: ServiceDep
 ) -> SeatOut:
     """Create a room; its creator is the host in seat 0."""
-    seated = await service.create(body.name, body.decoys)
+    seated = await service.create(body.name, body.decoys, body.language)
     set_seat_cookie(request, response, seated.code, seated.token)
     return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
 
@@ -150,6 +150,7 @@ async def legends(
     players: Annotated[int | None, Query(ge=3, le=6)] = None,
     decoys: Annotated[int | None, Query(ge=1, le=4)] = None,
     room: Annotated[str | None, Query(max_length=12)] = None,
+    language: Annotated[Literal["en", "fr", "zh"] | None, Query()] = None,
     limit_: Annotated[int, Query(alias="limit", ge=1, le=100)] = 20,
 ) -> LegendsOut:
     """The Record of Legends: finished games, best score first.
@@ -164,5 +165,7 @@ async def legends(
         if code is None or await seat_in(request, code, service) is None:
             await limit(request, service, "lookup")
             raise RoomNotFound()
-    rows = await service.legends_of(players=players, decoys=decoys, room=code, limit=limit_)
+    rows = await service.legends_of(
+        players=players, decoys=decoys, room=code, limit=limit_, language=language
+    )
     return LegendsOut.model_validate({"legends": rows})

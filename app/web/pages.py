@@ -20,8 +20,8 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
 
 from app.rules import actions as act
-from app.rules.clues import check_clue
 from app.rules.errors import BadDecoys, CluesRejected, RuleError
+from app.rules.languages import check_clue_in
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
 from app.service.codes import normalize_code
 from app.service.errors import RateLimited, RoomNotFound
@@ -103,6 +103,7 @@ async def _home(service: RoomService, **context: Any) -> str:
         "home",
         legends=await legends_by_count(service),
         decoy_choices=range(MIN_DECOYS, MAX_DECOYS + 1),
+        languages=service.languages,
         **context,
     )
 
@@ -111,13 +112,20 @@ async def _home(service: RoomService, **context: Any) -> str:
 async def create_room(request: Request, service: ServiceDep) -> Response:
     form = await request.form()
     name, decoys_typed = typed(form, "name"), typed(form, "decoys")
+    language = typed(form, "language") or "en"
     try:
         check_same_origin(request)
         decoys = _decoys(decoys_typed)
         await limit(request, service, "create")
-        seated = await service.create(name, decoys)
+        seated = await service.create(name, decoys, language)
     except RuleError as error:
-        page = await _home(service, create_error=error.message, name=name, decoys=decoys_typed)
+        page = await _home(
+            service,
+            create_error=error.message,
+            name=name,
+            decoys=decoys_typed,
+            language=language[:8],
+        )
         return html(page, error.status)
     response = see_room(seated.code)
     set_seat_cookie(request, response, seated.code, seated.token)
@@ -424,7 +432,7 @@ async def check(
     if clover is None or not isinstance(text, str) or not text.strip() or len(text) > 200:
         return html(render.region_check(leaf, None, None))
     keywords = [word for leaf_ in clover["leaves"] for word in leaf_["pair"]]
-    verdict = check_clue(text, keywords)
+    verdict = check_clue_in(view["language"], text, keywords)
     return html(
         render.region_check(
             leaf,

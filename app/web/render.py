@@ -18,6 +18,7 @@ import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
+from app.rules.languages import NAMES as LANGUAGE_NAMES
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
@@ -80,6 +81,7 @@ def make_environment() -> Environment:
         CHAT_SHOWN=CHAT_SHOWN,
         SPOT_NAMES=SPOT_NAMES,
         LEAF_NAMES=LEAF_NAMES,
+        LANGUAGE_NAMES=LANGUAGE_NAMES,
         facing=facing,
         REGIONS=REGIONS,
     )

@@ -38,6 +38,9 @@ class Strict(BaseModel):
 class CreateRoom(Strict):
     name: Name
     decoys: Number = Field(default=1, description="1 to 4 extra cards per clover; 1 is standard")
+    language: Literal["en", "fr", "zh"] = Field(
+        default="en", description="The room's language: its deck and its clue rules"
+    )
 
 
 class JoinRoom(Strict):
@@ -152,6 +155,7 @@ class Legend(BaseModel):
     decoys: int
     score: int
     max: int
+    language: str = Field(default="en", description="The room's language: en, fr or zh")
 
 
 class LegendsOut(BaseModel):

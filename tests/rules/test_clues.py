@@ -112,6 +112,9 @@ CASES = [
     ("ice-cream", ["Ice"], None, "word_family"),
     ("Cream", ["Ice cream"], None, "word_family"),
     ("Gold-rush", EIGHT, None, "word_family"),
+    ("Sunshine", ["Sun"], None, "word_family"),  # sun + shine, a common word
+    ("Golden", EIGHT, None, "word_family"),
+    ("Unchain", ["Chain"], None, "word_family"),
     # --- chance overlaps: no warning ----------------------------------------------
     ("Catalog", ["Cat"], None, None),
     ("Cartoon", ["Car"], None, None),
@@ -121,7 +124,6 @@ CASES = [
     ("Island", ["Is"], None, None),
     ("Heart", ["Ear"], None, None),
     ("Bread", ["Bed"], None, None),
-    ("Sunshine", ["Sun"], None, None),  # short keywords make no compounds
     ("Busy", ["Bus"], None, None),  # "bus" would double before -y
     ("Summer", ["Sum"], None, None),
     ("Early", ["Ear"], None, None),

@@ -37,6 +37,7 @@ EXAMPLES = [
     act.Allow("c1d2"),
     act.Refuse("c1d2"),
     act.ClaimsBy("host"),
+    act.Language("fr"),
     act.Settings(3),
     act.Start(2**100),
     act.Clues(("a", None, "c", "d")),

@@ -1,6 +1,6 @@
 """The deck rules (docs/rules.md, "The deck") proved on keywords.txt, and the deck loader.
 
-wordfreq is a test-only dependency: the game never needs word frequencies at run time.
+wordfreq gives each keyword's frequency (the clue checker reads it too, for compounds).
 """
 
 from __future__ import annotations

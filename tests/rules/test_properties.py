@@ -137,6 +137,7 @@ def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
 PROBES = {
     "settings": act.Settings(2),
     "claims_by": act.ClaimsBy("host"),
+    "language": act.Language("fr"),
     "start": act.Start(1),
     "leave": act.Leave(),
     "write": act.Clues((None, None, None, None)),

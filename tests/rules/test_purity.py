@@ -6,8 +6,18 @@ from pathlib import Path
 
 import app.rules
 
-# confusable_homoglyphs: Unicode's confusables and scripts, read from its package once at import
-ALLOWED_THIRD_PARTY = {"inflect", "snowballstemmer", "confusable_homoglyphs", "app"}
+# confusable_homoglyphs: Unicode's confusables and scripts, read from its package once at import;
+# simplemma: French word forms; opencc: Simplified and Traditional Chinese; wordfreq: how
+# common a word is (each reads data shipped in its package, nothing from the network)
+ALLOWED_THIRD_PARTY = {
+    "inflect",
+    "wordfreq",
+    "snowballstemmer",
+    "confusable_homoglyphs",
+    "simplemma",
+    "opencc",
+    "app",
+}
 # app.resources: where the built-in deck lies, installed or checked out (standard library only)
 ALLOWED_APP_MODULES = {"app.resources"}
 RULES_DIR = Path(app.rules.__file__).parent
