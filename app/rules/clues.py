@@ -664,7 +664,7 @@ def _zipf(word: str) -> float:
     """How common an English word is, on the Zipf scale (3 is once per million words)."""
     if not word.isalpha():
         return 0.0
-    return float(wordfreq.zipf_frequency(word, "en"))
+    return float(wordfreq.zipf_frequency(word, "en", wordlist="small"))
 
 
 def _is_word(word: str) -> bool:
