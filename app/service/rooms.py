@@ -73,6 +73,9 @@ class Seated:
     seat: int
 
 
+NO_DECK = "This table has no deck in that language: choose one it offers."
+
+
 class RoomService:
     def __init__(
         self,
@@ -111,7 +114,7 @@ class RoomService:
     async def create(self, name: str, decoys: int, language: str = "en") -> Seated:
         """A new room with its creator as host in seat 0."""
         if language not in self.decks:
-            raise BadLanguage(f"This table has no deck in {language!r}.")
+            raise BadLanguage(NO_DECK)
         token = new_token()
         for _ in range(20):
             room = new_room(new_room_code(), name, decoys, language)
@@ -248,7 +251,7 @@ class RoomService:
         if action is None:
             return None
         if isinstance(action, Language) and action.language not in self.decks:
-            raise BadLanguage(f"This table has no deck in {action.language!r}.")
+            raise BadLanguage(NO_DECK)
         deck = self.decks.get(room.language, self.deck)
         played = play(room, seat, action, deck=deck.cards)
         new = played.room

@@ -10,7 +10,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
-from app.rules.errors import RuleError
+from app.rules.errors import BadSeat, RuleError
 from app.service.codes import normalize_code
 from app.service.errors import RoomNotFound
 from app.web import render
@@ -66,7 +66,7 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep) -> Re
     try:
         check_same_origin(request)
         if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 2:
-            raise RuleError("Choose the seat that is yours.")
+            raise BadSeat("Choose the seat that is yours.")
         await limit_claims(request, service, normalized)
         claimed = await service.claims.claim(normalized, int(raw))
     except RoomNotFound:
