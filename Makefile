@@ -15,7 +15,7 @@ UV := $(TOOLS)/bin/uv
 # Always the machine's own Python: uv never downloads one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: serve test test-postgres test-wheel lock lint format screenshots icons clean
+.PHONY: serve test test-postgres test-wheel lock lint format screenshots icons catalogs compile-catalogs clean
 
 # The API tests again on PostgreSQL, plus the several-workers tests.
 POSTGRES ?= postgresql://postgres@127.0.0.1:5432
@@ -72,6 +72,22 @@ test-postgres: $(VENV)/.installed
 # skips it.
 test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)
 	SOCLOVER_TEST_WHEEL=1 UV=$(abspath $(UV)) $(BIN)/pytest tests/package
+
+# The interface's catalogs: every string of the code (N_) and the templates (_ and
+# trans) into app/locale/messages.pot, then merged into the French and Chinese .po
+# files, where new strings wait for their translation. Commit the .po and .mo files.
+LOCALE := app/locale
+catalogs: $(VENV)/.installed
+	$(BIN)/pybabel -q extract -F $(LOCALE)/babel.cfg -k N_ -c Translators: --add-location=file \
+		--sort-by-file --no-wrap --project="So Clover! table" -o $(LOCALE)/messages.pot app
+	for lang in fr zh; do \
+		$(BIN)/pybabel -q update --no-wrap --ignore-obsolete --no-fuzzy-matching \
+			-i $(LOCALE)/messages.pot -d $(LOCALE) -l $$lang; \
+	done
+
+# The .mo files the server reads, from the .po files (a test checks they match).
+compile-catalogs: $(VENV)/.installed
+	$(BIN)/pybabel compile --statistics -d $(LOCALE)
 
 screenshots: $(VENV)/.installed $(AXE)
 	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py

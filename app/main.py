@@ -22,6 +22,7 @@ from app.db.store import PostgresStore, SqliteStore
 from app.db.writer import SqliteWriter
 from app.resources import static_dir
 from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
+from app.rules.languages import warm_checkers
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service import housekeeping
 from app.service.cluster import Cluster, LocalCluster
@@ -32,7 +33,7 @@ from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
-from app.web import api, claim_pages, errors, events, install, live, pages
+from app.web import api, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
 
@@ -135,6 +136,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             ),
         ]
+        # Each checker's word data is read now, not at a player's first clue, where it
+        # would hold up every room for a fraction of a second.
+        await asyncio.to_thread(warm_checkers, service.languages)
         calm_garbage_collector()
         app.state.ready = True
         try:
@@ -170,6 +174,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(claim_pages.router)
     app.include_router(live.router)
     app.include_router(install.router)
+    app.include_router(i18n.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.api_route("/healthz", methods=["GET", "HEAD"], tags=["ops"])

@@ -10,6 +10,25 @@
 
   var chosen = null; // {card: id, spot: number|null, rotation: number}
 
+  // What this script says comes translated on the page's <body> (data-say-*), from the
+  // templates; the English here is only for a page without it.
+  function say(name, english) {
+    var said = document.body && document.body.dataset["say" + name];
+    return said || english;
+  }
+  // The page's interface language (<html lang>), for Intl: as this browser writes it if it
+  // asks for the same language ("en-GB" for "en": its own clock), else as the page says.
+  function pageLang() {
+    var lang = document.documentElement.lang;
+    if (!lang) return undefined;
+    var primary = lang.split("-")[0].toLowerCase();
+    var asked = navigator.languages || [navigator.language];
+    for (var i = 0; i < asked.length; i++) {
+      if (asked[i] && asked[i].split("-")[0].toLowerCase() === primary) return asked[i];
+    }
+    return lang;
+  }
+
   function table() { return document.getElementById("table"); }
   function code() { var t = table(); return t ? t.dataset.code : null; }
   function flash(message) {
@@ -85,7 +104,7 @@
   });
 
   function placeOn(spot) {
-    if (!chosen) { flash("Tap a card first, then a spot."); return; }
+    if (!chosen) { flash(say("PickFirst", "Tap a card first, then a spot.")); return; }
     act({ type: "place", card: chosen.card, spot: spot, rotation: chosen.spot === null ? 0 : chosen.rotation });
   }
 
@@ -280,7 +299,13 @@
     var source = document.getElementById(button.dataset.copy);
     if (!source) return;
     source.select();
-    var done = function () { button.textContent = "Copied"; setTimeout(function () { button.textContent = "Copy"; }, 1500); };
+    // The button's own words come back after a moment ("Copy", "Copy link").
+    if (!button.dataset.label) button.dataset.label = button.textContent;
+    var label = button.dataset.label || say("Copy", "Copy");
+    var done = function () {
+      button.textContent = say("Copied", "Copied");
+      setTimeout(function () { button.textContent = label; }, 1500);
+    };
     if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(source.value).then(done, function () {});
     else { try { document.execCommand("copy"); done(); } catch (e) { /* the text stays selected */ } }
   });
@@ -311,13 +336,21 @@
     return !!opener && opener.offsetParent !== null && !!box && !box.classList.contains("open");
   }
   function toBottom() { var log = chatLog(); if (log) log.scrollTop = log.scrollHeight; }
+  // "Chat, 3 unread": the one form or the other, as the page's language counts.
+  var plural = null;
+  try { plural = window.Intl && Intl.PluralRules ? new Intl.PluralRules(pageLang()) : null; } catch (e) { plural = null; }
+  function unreadLabel(n) {
+    var one = plural ? plural.select(n) === "one" : n === 1;
+    var text = one ? say("UnreadOne", "Chat, {n} unread") : say("Unread", "Chat, {n} unread");
+    return text.replace("{n}", String(n));
+  }
   function showUnread() {
     var badge = document.getElementById("unread");
     if (!badge) return;
     badge.hidden = unread === 0;
     badge.textContent = unread > 99 ? "99+" : String(unread);
     var opener = document.getElementById("chat-open");
-    if (opener) opener.setAttribute("aria-label", unread ? "Chat, " + unread + " unread" : "Chat");
+    if (opener) opener.setAttribute("aria-label", unread ? unreadLabel(unread) : say("Chat", "Chat"));
   }
   function openChat(open) {
     var box = chatBox();
@@ -350,8 +383,13 @@
     if (log && log.id === "chat") atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   }, true);
 
-  // Times are sent in UTC; each reader sees their own clock.
-  var clock = window.Intl ? new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }) : null;
+  // Times are sent in UTC; each reader sees their own clock, written as the page's language writes it.
+  var clock = null;
+  try {
+    clock = window.Intl ? new Intl.DateTimeFormat(pageLang(), { hour: "2-digit", minute: "2-digit" }) : null;
+  } catch (e) {
+    clock = window.Intl ? new Intl.DateTimeFormat(undefined, { hour: "2-digit", minute: "2-digit" }) : null;
+  }
   function localTimes(root) {
     if (!clock || !root || !root.querySelectorAll) return;
     root.querySelectorAll("time[datetime].local").forEach(function (t) {
@@ -398,7 +436,8 @@
     var secret = location.hash.slice(1);
     history.replaceState(null, "", location.pathname);
     if (!secret) {
-      document.getElementById("seat-wait").textContent = "This seat link is incomplete: copy it again from your first device.";
+      document.getElementById("seat-wait").textContent =
+        say("SeatIncomplete", "This seat link is incomplete: copy it again from your first device.");
       return;
     }
     token.value = secret;

@@ -95,6 +95,7 @@ import snowballstemmer
 import wordfreq
 
 from app.rules.lookalikes import disguised_mix, is_invisible, look_alike, script
+from app.rules.text import N_, Text, Value
 
 MAX_CLUE_LENGTH = 32
 
@@ -168,13 +169,30 @@ _ONSET = re.compile(
 )
 
 
+IS_KEYWORD = N_('That is one of your keywords: "{keyword}".')
+IS_FORM = N_('"{clue}" is a form of your keyword "{keyword}".')
+RELATIVE = N_('Looks like a relative of "{keyword}". Keep it if it is not.')
+"""The messages every language's checker gives (the Chinese one warns its own way)."""
+
+
 @dataclass(frozen=True)
 class ClueProblem:
     """Why a clue is refused (an error) or worth a second look (a warning)."""
 
     code: str
-    message: str
+    text: Text
     keyword: str | None = None
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
+
+
+def problem(code: str, template: str, keyword: str | None = None, **values: Value) -> ClueProblem:
+    """A problem whose message names ``keyword`` (as ``{keyword}``) and any other values."""
+    if keyword is not None:
+        values["keyword"] = keyword
+    return ClueProblem(code, Text(template, values), keyword)
 
 
 @dataclass(frozen=True)
@@ -233,24 +251,21 @@ def check_clue(text: str, keywords: Iterable[str]) -> ClueVerdict:
 
     for keyword, spelling in known:
         if _squash(spelling) == clue_key:
-            message = f'That is one of your keywords: "{keyword}".'
-            return ClueVerdict(clue, error=ClueProblem("keyword", message, keyword))
+            return ClueVerdict(clue, error=problem("keyword", IS_KEYWORD, keyword))
     for keyword, spelling in known:
         if _passes_for(clue_key, _squash(spelling)):
-            message = f'That looks like one of your keywords: "{keyword}".'
-            return ClueVerdict(clue, error=ClueProblem("keyword", message, keyword))
+            message = N_('That looks like one of your keywords: "{keyword}".')
+            return ClueVerdict(clue, error=problem("keyword", message, keyword))
     for keyword, spelling in known:
         if clue_key in _forms(spelling) or _squash(spelling) in _forms(clue_spelling):
-            message = f'"{clue}" is a form of your keyword "{keyword}".'
-            return ClueVerdict(clue, error=ClueProblem("keyword_form", message, keyword))
+            return ClueVerdict(clue, error=problem("keyword_form", IS_FORM, keyword, clue=clue))
     for keyword, spelling in known:
         if any(_passes_for(clue_key, form) for form in _forms(spelling)):
-            message = f'"{clue}" looks like a form of your keyword "{keyword}".'
-            return ClueVerdict(clue, error=ClueProblem("keyword_form", message, keyword))
+            message = N_('"{clue}" looks like a form of your keyword "{keyword}".')
+            return ClueVerdict(clue, error=problem("keyword_form", message, keyword, clue=clue))
     for keyword, spelling in known:
         if _looks_related(clue_spelling, spelling):
-            message = f'Looks like a relative of "{keyword}". Keep it if it is not.'
-            return ClueVerdict(clue, warning=ClueProblem("word_family", message, keyword))
+            return ClueVerdict(clue, warning=problem("word_family", RELATIVE, keyword))
     return ClueVerdict(clue)
 
 
@@ -259,17 +274,15 @@ def check_clue(text: str, keywords: Iterable[str]) -> ClueVerdict:
 
 def _shape_problem(clue: str) -> ClueProblem | None:
     if not clue:
-        return ClueProblem("empty", "Write a clue: one word.")
+        return problem("empty", N_("Write a clue: one word."))
     if len(clue) > MAX_CLUE_LENGTH:
-        return ClueProblem("too_long", f"A clue is at most {MAX_CLUE_LENGTH} characters.")
+        return problem("too_long", N_("A clue is at most {most} characters."), most=MAX_CLUE_LENGTH)
     if any(ch.isspace() for ch in clue):
-        return ClueProblem("not_one_word", "A clue is one word: no spaces.")
-    problem = _character_problem(clue)
-    if problem is None and disguised_mix(clue):
-        problem = ClueProblem(
-            "mixed_scripts", "Mixed alphabets in one word: write it in one script."
-        )
-    return problem
+        return problem("not_one_word", N_("A clue is one word: no spaces."))
+    found = _character_problem(clue)
+    if found is None and disguised_mix(clue):
+        found = problem("mixed_scripts", N_("Mixed alphabets in one word: write it in one script."))
+    return found
 
 
 def _character_problem(clue: str) -> ClueProblem | None:
@@ -292,9 +305,10 @@ def _character_problem(clue: str) -> ClueProblem | None:
         ):
             previous = "joiner"
         elif is_invisible(ch):
-            return ClueProblem(
+            return problem(
                 "bad_character",
-                f"{_show(ch)} is an invisible character: a clue holds only what shows.",
+                N_("{character} is an invisible character: a clue holds only what shows."),
+                character=_show(ch),
             )
         elif category[0] == "L":
             previous = "letter"
@@ -305,16 +319,19 @@ def _character_problem(clue: str) -> ClueProblem | None:
             continue  # an accent or vowel sign belongs to the letter before it
         elif ch in _HYPHENS or ch in _APOSTROPHES:
             if previous not in ("letter", "digit") or not _is_word_char(following):
-                return ClueProblem(
+                return problem(
                     "bad_character",
-                    "A hyphen or apostrophe goes inside the word, between letters or digits.",
+                    N_("A hyphen or apostrophe goes inside the word, between letters or digits."),
                 )
             previous = "joiner"
         else:
-            return ClueProblem(
+            return problem(
                 "bad_character",
-                f"A clue holds letters, digits, and a hyphen or apostrophe inside: "
-                f"{_show(ch)} is not allowed.",
+                N_(
+                    "A clue holds letters, digits, and a hyphen or apostrophe inside: "
+                    "{character} is not allowed."
+                ),
+                character=_show(ch),
             )
     return None
 

@@ -15,7 +15,10 @@ from functools import lru_cache
 
 import opencc
 
-from app.rules.clues import ClueProblem, ClueVerdict, _shape_problem, fold
+from app.rules.clues import IS_KEYWORD, ClueVerdict, _shape_problem, fold, problem
+from app.rules.text import N_
+
+SHARES = N_('Shares a character with "{keyword}". Keep it if the table will not mind.')
 
 _TO_SIMPLIFIED = opencc.OpenCC("t2s")
 
@@ -34,11 +37,9 @@ def check_clue_zh(text: str, keywords: Iterable[str]) -> ClueVerdict:
     key = simplified(clue)
     for keyword in keywords:
         if key == simplified(keyword):
-            message = f'That is one of your keywords: "{keyword}".'
-            return ClueVerdict(clue, error=ClueProblem("keyword", message, keyword))
+            return ClueVerdict(clue, error=problem("keyword", IS_KEYWORD, keyword))
     for keyword in keywords:
         word = simplified(keyword)
         if word and (word in key or key in word or set(word) & set(key)):
-            message = f'Shares a character with "{keyword}". Keep it if the table will not mind.'
-            return ClueVerdict(clue, warning=ClueProblem("word_family", message, keyword))
+            return ClueVerdict(clue, warning=problem("word_family", SHARES, keyword))
     return ClueVerdict(clue)

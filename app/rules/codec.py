@@ -7,6 +7,7 @@ storage format is written down in one place.
 
 from __future__ import annotations
 
+import re
 from dataclasses import fields
 from typing import Any
 
@@ -151,10 +152,22 @@ def _clover(data: Data) -> Clover:
         decoys=tuple(_card(c) for c in data["decoys"]),
         pool_order=tuple(data["pool_order"]),
         clues=tuple(data["clues"]),
-        warnings=tuple(data["warnings"]),
+        warnings=tuple(_warned_keyword(w) for w in data["warnings"]),
         done=data["done"],
         dropped=data.get("dropped", False),
     )
+
+
+_QUOTED = re.compile(r'"(.+?)"|« (.+?) »')
+
+
+def _warned_keyword(saved: str | None) -> str | None:
+    """The keyword a saved clue resembles. Rooms saved before the warnings were
+    translated kept the English (or French) message, which names it in quotes."""
+    if saved is None or not ('"' in saved or "«" in saved):
+        return saved
+    found = _QUOTED.search(saved)
+    return next(g for g in found.groups() if g) if found else None
 
 
 def _resolution(data: Data) -> Resolution:

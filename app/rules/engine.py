@@ -43,6 +43,7 @@ from app.rules.state import (
     Room,
     Slot,
 )
+from app.rules.text import N_
 
 
 def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS, language: str = "en") -> Room:
@@ -185,7 +186,7 @@ def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Wo
     if len(room.claims) >= MAX_CLAIMS:
         raise errors.TooManyClaims()
     if not action.id or room.claim(action.id) is not None:
-        raise errors.Invalid("A claim needs an id of its own.")
+        raise errors.Invalid(N_("A claim needs an id of its own."))
     claim = Claim(id=action.id, pid=room.players[action.seat].pid, at=action.at)
     return replace(room, claims=(*room.claims, claim))
 
@@ -358,9 +359,9 @@ def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -
             warnings.append(clover.warnings[leaf])
             continue
         if verdict.error is not None:
-            rejected.append(errors.ClueDetail(leaf, verdict.error.code, verdict.error.message))
+            rejected.append(errors.ClueDetail(leaf, verdict.error.code, verdict.error.text))
         saved.append(verdict.clue)
-        warnings.append(verdict.warning.message if verdict.warning else None)
+        warnings.append(verdict.warning.keyword if verdict.warning else None)
     if rejected:
         raise errors.CluesRejected(rejected)
     return _with_clover(room, replace(clover, clues=tuple(saved), warnings=tuple(warnings)))

@@ -11,19 +11,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.rules.text import N_, Text, Value
+
 
 class RuleError(ValueError):
     """An action the rules refuse. Nothing about the room changes."""
 
     code = "rule_error"
     status = 409
-    default_message = "That is not possible now."
+    default_message = N_("That is not possible now.")
 
-    def __init__(self, message: str | None = None) -> None:
-        super().__init__(message or self.default_message)
+    def __init__(self, message: str | None = None, /, **values: Value) -> None:
+        self.text = Text(message or self.default_message, values)
+        super().__init__(str(self.text))
 
     @property
     def message(self) -> str:
+        """The message in English; the web layer shows ``text`` in the reader's language."""
         return str(self)
 
 
@@ -32,7 +36,7 @@ class Forbidden(RuleError):
 
     code = "forbidden"
     status = 403
-    default_message = "You may not do that."
+    default_message = N_("You may not do that.")
 
 
 class Conflict(RuleError):
@@ -47,53 +51,53 @@ class Invalid(RuleError):
 
     code = "invalid"
     status = 422
-    default_message = "That action is not well formed."
+    default_message = N_("That action is not well formed.")
 
 
 # 403: who may act
 class NotAPlayer(Forbidden):
     code = "not_a_player"
-    default_message = "Only the players of this room may do that."
+    default_message = N_("Only the players of this room may do that.")
 
 
 class NotHost(Forbidden):
     code = "not_host"
-    default_message = "Only the host may do that."
+    default_message = N_("Only the host may do that.")
 
 
 class SpectatorCannotMove(Forbidden):
     code = "spectator_cannot_move"
-    default_message = "The Spectator watches in silence and cannot move cards."
+    default_message = N_("The Spectator watches in silence and cannot move cards.")
 
 
 class SpectatorSilent(Forbidden):
     code = "spectator_silent"
-    default_message = "The Spectator cannot chat until their clover is checked."
+    default_message = N_("The Spectator cannot chat until their clover is checked.")
 
 
 class NotLockHolder(Forbidden):
     code = "not_lock_holder"
-    default_message = "Only the lock holder can lock the clover in."
+    default_message = N_("Only the lock holder can lock the clover in.")
 
 
 class NotSystem(Forbidden):
     code = "not_system"
-    default_message = "Only the server reports who is present."
+    default_message = N_("Only the server reports who is present.")
 
 
 class HostStays(Forbidden):
     code = "host_stays"
-    default_message = "The host cannot be removed: their controls come back when they do."
+    default_message = N_("The host cannot be removed: their controls come back when they do.")
 
 
 class OutOfGame(Forbidden):
     code = "out_of_game"
-    default_message = "You are out of this game: you may watch it, and play the next one."
+    default_message = N_("You are out of this game: you may watch it, and play the next one.")
 
 
 class OwnerHere(Forbidden):
     code = "owner_here"
-    default_message = (
+    default_message = N_(
         "That player is at the table: only they can let another device take their seat."
     )
 
@@ -101,163 +105,163 @@ class OwnerHere(Forbidden):
 # 409: when and in what state
 class WrongPhase(Conflict):
     code = "wrong_phase"
-    default_message = "That is not possible in this phase of the game."
+    default_message = N_("That is not possible in this phase of the game.")
 
 
 class RoomFull(Conflict):
     code = "room_full"
-    default_message = "This room already has six players."
+    default_message = N_("This room already has six players.")
 
 
 class GameStarted(Conflict):
     code = "game_started"
-    default_message = "This game has already started."
+    default_message = N_("This game has already started.")
 
 
 class NotEnoughPlayers(Conflict):
     code = "not_enough_players"
-    default_message = "A game needs 3 to 6 players."
+    default_message = N_("A game needs 3 to 6 players.")
 
 
 class DeckTooSmall(Conflict):
     code = "deck_too_small"
-    default_message = "The deck has too few cards for this game."
+    default_message = N_("The deck has too few cards for this game.")
 
 
 class PlayerPresent(Conflict):
     code = "player_present"
-    default_message = "Only a player who has left the table can be removed."
+    default_message = N_("Only a player who has left the table can be removed.")
 
 
 class TooFewLeft(Conflict):
     code = "too_few_left"
-    default_message = "A game goes on with two players at least: it cannot lose another."
+    default_message = N_("A game goes on with two players at least: it cannot lose another.")
 
 
 class AlreadyOut(Conflict):
     code = "already_out"
-    default_message = "That player is already out of this game."
+    default_message = N_("That player is already out of this game.")
 
 
 class TooManyClaims(Conflict):
     code = "too_many_claims"
-    default_message = "This room has too many seat requests waiting: try again in a moment."
+    default_message = N_("This room has too many seat requests waiting: try again in a moment.")
 
 
 class ClaimGone(Conflict):
     code = "claim_gone"
-    default_message = "That seat request is no longer waiting."
+    default_message = N_("That seat request is no longer waiting.")
 
 
 class AlreadyDone(Conflict):
     code = "already_done"
-    default_message = "Your clues are marked done: take back done to edit them."
+    default_message = N_("Your clues are marked done: take back done to edit them.")
 
 
 class CluesMissing(Conflict):
     code = "clues_missing"
-    default_message = "Write a clue on all four leaves first."
+    default_message = N_("Write a clue on all four leaves first.")
 
 
 class NotDone(Conflict):
     code = "not_done"
-    default_message = "Your clues are not marked done."
+    default_message = N_("Your clues are not marked done.")
 
 
 class UnknownCard(Conflict):
     code = "unknown_card"
-    default_message = "That card is not in this clover's pool."
+    default_message = N_("That card is not in this clover's pool.")
 
 
 class SpotTaken(Conflict):
     code = "spot_taken"
-    default_message = "That spot already holds a card."
+    default_message = N_("That spot already holds a card.")
 
 
 class SpotEmpty(Conflict):
     code = "spot_empty"
-    default_message = "That spot holds no card."
+    default_message = N_("That spot holds no card.")
 
 
 class SpotLocked(Conflict):
     code = "spot_locked"
-    default_message = "That card was right and is locked on its spot."
+    default_message = N_("That card was right and is locked on its spot.")
 
 
 class CardLocked(Conflict):
     code = "card_locked"
-    default_message = "That card was right and is locked on its spot."
+    default_message = N_("That card was right and is locked on its spot.")
 
 
 class BoardNotFull(Conflict):
     code = "board_not_full"
-    default_message = "All four spots need a card first."
+    default_message = N_("All four spots need a card first.")
 
 
 class AlreadyChecked(Conflict):
     code = "already_checked"
-    default_message = "This clover has been checked already."
+    default_message = N_("This clover has been checked already.")
 
 
 class NotChecked(Conflict):
     code = "not_checked"
-    default_message = "This clover has not been checked yet."
+    default_message = N_("This clover has not been checked yet.")
 
 
 # 422: malformed
 class BadName(Invalid):
     code = "bad_name"
-    default_message = "A name is 1 to 24 visible characters."
+    default_message = N_("A name is 1 to 24 visible characters.")
 
 
 class NameTaken(Invalid):
     code = "name_taken"
-    default_message = "Someone at this table already has that name."
+    default_message = N_("Someone at this table already has that name.")
 
 
 class BadDecoys(Invalid):
     code = "bad_decoys"
-    default_message = "The number of decoys is 1 to 4."
+    default_message = N_("The number of decoys is 1 to 4.")
 
 
 class BadSpot(Invalid):
     code = "bad_spot"
-    default_message = "A spot is 0 to 3."
+    default_message = N_("A spot is 0 to 3.")
 
 
 class BadRotation(Invalid):
     code = "bad_rotation"
-    default_message = "A rotation is 0 to 3 quarter turns."
+    default_message = N_("A rotation is 0 to 3 quarter turns.")
 
 
 class BadTurns(Invalid):
     code = "bad_turns"
-    default_message = "A card turns 1 (clockwise) or -1 quarter turn."
+    default_message = N_("A card turns 1 (clockwise) or -1 quarter turn.")
 
 
 class BadSeat(Invalid):
     code = "bad_seat"
-    default_message = "There is no player in that seat."
+    default_message = N_("There is no player in that seat.")
 
 
 class BadLanguage(Invalid):
     code = "bad_language"
-    default_message = "A room plays in English (en), French (fr) or Chinese (zh)."
+    default_message = N_("A room plays in English (en), French (fr) or Chinese (zh).")
 
 
 class BadChoice(Invalid):
     code = "bad_choice"
-    default_message = "Claims are allowed by anyone seated or by the host only."
+    default_message = N_("Claims are allowed by anyone seated or by the host only.")
 
 
 class BadText(Invalid):
     code = "bad_text"
-    default_message = "A chat message is 1 to 300 characters of plain text."
+    default_message = N_("A chat message is 1 to 300 characters of plain text.")
 
 
 class BadClues(Invalid):
     code = "bad_clues"
-    default_message = "Send four clues, one per leaf."
+    default_message = N_("Send four clues, one per leaf.")
 
 
 @dataclass(frozen=True)
@@ -266,16 +270,22 @@ class ClueDetail:
 
     leaf: int
     code: str
-    message: str
+    text: Text
+
+    @property
+    def message(self) -> str:
+        return str(self.text)
 
 
 class CluesRejected(Invalid):
     """At least one clue breaks the rules; none of the four is saved."""
 
     code = "clue_rejected"
-    default_message = "A clue breaks the rules."
+    default_message = N_("A clue breaks the rules.")
 
     def __init__(self, details: list[ClueDetail]) -> None:
         self.details = tuple(details)
         leaves = ", ".join(str(d.leaf) for d in details)
-        super().__init__(f"Clue rejected on leaf {leaves}: {details[0].message}")
+        super().__init__(
+            N_("Clue rejected on leaf {leaves}: {reason}"), leaves=leaves, reason=details[0].text
+        )

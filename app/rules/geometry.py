@@ -20,13 +20,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from app.rules.text import N_
+
 SPOTS: tuple[int, ...] = (0, 1, 2, 3)
 LEAVES: tuple[int, ...] = (0, 1, 2, 3)
 EDGES: tuple[int, ...] = (0, 1, 2, 3)
 ROTATIONS: tuple[int, ...] = (0, 1, 2, 3)
 
-SPOT_NAMES: tuple[str, ...] = ("top left", "top right", "bottom right", "bottom left")
-LEAF_NAMES: tuple[str, ...] = ("top", "right", "bottom", "left")
+# Translators: the spots of the clover, where cards lie; lower case, also inside sentences
+SPOT_NAMES: tuple[str, ...] = (
+    N_("top left"),
+    N_("top right"),
+    N_("bottom right"),
+    N_("bottom left"),
+)
+# Translators: the leaves of the clover, by where they are ("right" is not "correct")
+LEAF_NAMES: tuple[str, ...] = (N_("top"), N_("right"), N_("bottom"), N_("left"))
 
 Words = tuple[str, str, str, str]
 """A card's keywords, clockwise from the top edge at rotation 0."""

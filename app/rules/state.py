@@ -83,6 +83,7 @@ class Clover:
     """Card ids of the 4 + k pool cards in the shuffled order the table sees."""
     clues: tuple[str | None, ...] = (None, None, None, None)
     warnings: tuple[str | None, ...] = (None, None, None, None)
+    """Per leaf, the keyword its saved clue resembles (the checker's warning), or None."""
     done: bool = False
     dropped: bool = False
     """Not played: its owner went out of the game while still writing its clues."""

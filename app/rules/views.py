@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from app.rules.allowed import allowed
 from app.rules.geometry import LEAVES, SPOTS, pair
+from app.rules.languages import warning_text
 from app.rules.scoring import PERFECT_SCORE, is_right, max_score
 from app.rules.state import (
     MAX_DECOYS,
@@ -87,7 +88,7 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         "claims_by": room.claims_by,
         "language": room.language,
         "clover": None if own_clover is None else _own_clover(own_clover),
-        "warnings": [] if own_clover is None else _warnings(own_clover),
+        "warnings": [] if own_clover is None else _warnings(own_clover, room.language),
         "resolution": _resolution(room, seat),
         "results": [
             {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
@@ -137,11 +138,11 @@ def _own_clover(clover: Clover) -> View:
     }
 
 
-def _warnings(clover: Clover) -> list[View]:
+def _warnings(clover: Clover, language: str) -> list[View]:
     return [
-        {"leaf": leaf, "message": message}
-        for leaf, message in enumerate(clover.warnings)
-        if message is not None
+        {"leaf": leaf, "keyword": keyword, "message": str(warning_text(language, keyword))}
+        for leaf, keyword in enumerate(clover.warnings)
+        if keyword is not None
     ]
 
 

@@ -3,42 +3,45 @@
 from __future__ import annotations
 
 from app.rules.errors import RuleError
+from app.rules.text import N_
 
 
 class RoomNotFound(RuleError):
     code = "room_not_found"
     status = 404
-    default_message = "There is no room with that code. Check it with whoever invited you."
+    default_message = N_("There is no room with that code. Check it with whoever invited you.")
 
 
 class NotSeated(RuleError):
     code = "not_seated"
     status = 401
-    default_message = "You have no seat in this room: join it first."
+    default_message = N_("You have no seat in this room: join it first.")
 
 
 class ClaimNotFound(RuleError):
     code = "claim_not_found"
     status = 404
-    default_message = "There is no such seat request here: ask for the seat again."
+    default_message = N_("There is no such seat request here: ask for the seat again.")
 
 
 class StaleAction(RuleError):
     code = "stale"
     status = 409
-    default_message = "The table has moved on since you looked: have another look and try again."
+    default_message = N_(
+        "The table has moved on since you looked: have another look and try again."
+    )
 
 
 class RateLimited(RuleError):
     code = "rate_limited"
     status = 429
-    default_message = "Too many tries from here; wait a minute and try again."
+    default_message = N_("Too many tries from here; wait a minute and try again.")
 
 
 class ChatTooFast(RuleError):
     code = "chat_too_fast"
     status = 429
-    default_message = "You are sending messages too fast: wait a moment and try again."
+    default_message = N_("You are sending messages too fast: wait a moment and try again.")
 
 
 class DeckTooSmallForAnyGame(Exception):

@@ -26,6 +26,7 @@ from app.rules.deck import Deck
 from app.rules.engine import new_room, play
 from app.rules.errors import BadLanguage
 from app.rules.state import LANGUAGES, Room
+from app.rules.text import N_
 from app.rules.views import View, history_view, view
 from app.service.claims import ClaimDesk
 from app.service.clock import Clock, iso, utcnow
@@ -246,7 +247,7 @@ class RoomService:
         if pid is not None:
             seat = room.seat_of(pid)
             if seat is None:
-                raise NotSeated("You are no longer seated in this room.")
+                raise NotSeated(N_("You are no longer seated in this room."))
         action = action_for(room)
         if action is None:
             return None

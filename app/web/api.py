@@ -22,6 +22,7 @@ from app.web.deps import (
     seat_in,
     set_seat_cookie,
 )
+from app.web.i18n import Lang
 from app.web.schemas import (
     ActionIn,
     ActionOut,
@@ -42,10 +43,11 @@ ROOM_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such ro
 
 @router.post("/rooms", status_code=201, response_model=SeatOut, dependencies=[CreateLimit])
 async def create_room(
-    body: CreateRoom, request: Request, response: Response, service: ServiceDep
+    body: CreateRoom, request: Request, response: Response, service: ServiceDep, lang: Lang
 ) -> SeatOut:
     """Create a room; its creator is the host in seat 0."""
-    seated = await service.create(body.name, body.decoys, body.language)
+    language = body.language or (lang if lang in service.languages else "en")
+    seated = await service.create(body.name, body.decoys, language)
     set_seat_cookie(request, response, seated.code, seated.token)
     return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.rules.errors import BadSeat, RuleError
+from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import RoomNotFound
 from app.web import render
@@ -21,6 +22,7 @@ from app.web.deps import (
     seat_in,
     set_seat_cookie,
 )
+from app.web.i18n import Lang
 
 router = APIRouter(include_in_schema=False)
 
@@ -39,12 +41,12 @@ def _claim_of(request: Request, code: str) -> tuple[str, str] | None:
     return (claim_id, token) if claim_id and token and len(value) < 100 else None
 
 
-def _page(template: str, status: int = 200, **context: object) -> HTMLResponse:
-    return HTMLResponse(render.page(template, **context), status_code=status)
+def _page(template: str, lang: str, status: int = 200, **context: object) -> HTMLResponse:
+    return HTMLResponse(render.page(template, lang, **context), status_code=status)
 
 
-def _no_room(code: str) -> HTMLResponse:
-    return _page("missing", 404, code=code[:12])
+def _no_room(code: str, lang: str) -> HTMLResponse:
+    return _page("missing", lang, 404, code=code[:12])
 
 
 def _to_room(code: str, request: Request) -> Response:
@@ -54,11 +56,11 @@ def _to_room(code: str, request: Request) -> Response:
 
 
 @router.post("/r/{code}/claim")
-async def ask_for_a_seat(request: Request, code: str, service: ServiceDep) -> Response:
+async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
     """ "I am Bea": a request every seated player sees at once."""
     normalized = normalize_code(code)
     if normalized is None:
-        return _no_room(code)
+        return _no_room(code, lang)
     if await seat_in(request, normalized, service) is not None:
         return RedirectResponse(f"/r/{normalized}", status_code=303)
     form = await request.form()
@@ -66,14 +68,14 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep) -> Re
     try:
         check_same_origin(request)
         if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 2:
-            raise BadSeat("Choose the seat that is yours.")
+            raise BadSeat(N_("Choose the seat that is yours."))
         await limit_claims(request, service, normalized)
         claimed = await service.claims.claim(normalized, int(raw))
     except RoomNotFound:
-        return _no_room(code)
+        return _no_room(code, lang)
     except RuleError as error:
         view = await service.view(normalized, None)
-        return _page("join", error.status, error=error.message, **render.room_context(view))
+        return _page("join", lang, error.status, error=error, **render.room_context(view))
     response = RedirectResponse(f"/r/{normalized}/claim", status_code=303)
     response.set_cookie(
         claim_cookie(normalized),
@@ -88,22 +90,24 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep) -> Re
 
 
 @router.get("/r/{code}/claim", response_class=HTMLResponse)
-async def waiting_for_the_table(request: Request, code: str, service: ServiceDep) -> Response:
-    return await _claim_answer(request, code, service, fragment=False)
+async def waiting_for_the_table(
+    request: Request, code: str, service: ServiceDep, lang: Lang
+) -> Response:
+    return await _claim_answer(request, code, service, lang, fragment=False)
 
 
 @router.get("/r/{code}/claim/status", response_class=HTMLResponse)
-async def claim_status(request: Request, code: str, service: ServiceDep) -> Response:
+async def claim_status(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
     """The waiting page's part that asks again every few seconds."""
-    return await _claim_answer(request, code, service, fragment=True)
+    return await _claim_answer(request, code, service, lang, fragment=True)
 
 
 async def _claim_answer(
-    request: Request, code: str, service: ServiceDep, fragment: bool
+    request: Request, code: str, service: ServiceDep, lang: str, fragment: bool
 ) -> Response:
     normalized = normalize_code(code)
     if normalized is None:
-        return _no_room(code)
+        return _no_room(code, lang)
     asked = _claim_of(request, normalized)
     if asked is None:
         return _to_room(normalized, request)
@@ -112,7 +116,7 @@ async def _claim_answer(
         status, seat = await service.claims.status(normalized, claim_id, token)
         view = await service.view(normalized, None)
     except RoomNotFound:
-        return _no_room(code)
+        return _no_room(code, lang)
     except RuleError:
         status, seat, view = "refused", -1, None
     if status == "allowed":
@@ -124,8 +128,8 @@ async def _claim_answer(
     name = _name_of(view, seat)
     context: dict[str, object] = {"code": normalized, "status": status, "name": name}
     if fragment:
-        return HTMLResponse(render.region("claim-status", context))
-    return HTMLResponse(render.page("claim", **context))
+        return HTMLResponse(render.region("claim-status", lang, context))
+    return HTMLResponse(render.page("claim", lang, **context))
 
 
 def _name_of(view: dict[str, object] | None, seat: int) -> str | None:
@@ -136,17 +140,17 @@ def _name_of(view: dict[str, object] | None, seat: int) -> str | None:
 
 
 @router.post("/r/{code}/claim/withdraw")
-async def withdraw_claim(request: Request, code: str, service: ServiceDep) -> Response:
+async def withdraw_claim(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
     normalized = normalize_code(code)
     if normalized is None:
-        return _no_room(code)
+        return _no_room(code, lang)
     asked = _claim_of(request, normalized)
     try:
         check_same_origin(request)
         if asked is not None:
             await service.claims.withdraw(normalized, *asked)
     except RoomNotFound:
-        return _no_room(code)
+        return _no_room(code, lang)
     except RuleError:
         pass  # already answered or gone: nothing left to take back
     response = RedirectResponse(f"/r/{normalized}", status_code=303)

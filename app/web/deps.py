@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from fastapi import Depends, Request, Response
 
 from app.rules.errors import Forbidden
+from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
@@ -82,7 +83,7 @@ async def limit_claims(request: Request, service: RoomService, code: str) -> Non
     is asked to answer them, so nobody may flood a table with them from many places."""
     await limit(request, service, "claim")
     if not await service.cluster.allow("claim-room", code):
-        raise RateLimited("This room has had many seat requests lately: wait a minute.")
+        raise RateLimited(N_("This room has had many seat requests lately: wait a minute."))
 
 
 def presented_token(request: Request, code: str) -> str | None:
@@ -119,7 +120,7 @@ async def optional_seat(request: Request, code: CodeDep, service: ServiceDep) ->
     return await seat_in(request, code, service)
 
 
-SEAT_MOVED = (
+SEAT_MOVED = N_(
     "This seat moved to another device: its player plays there now. This device can "
     "ask for a seat again from the room's page."
 )
@@ -136,6 +137,9 @@ async def required_seat(request: Request, code: CodeDep, service: ServiceDep) ->
     return seat
 
 
+FROM_ANOTHER_SITE = N_("That request came from another site.")
+
+
 def check_same_origin(request: Request) -> None:
     """Refuse a cookie-carried action that another site's page sent (CSRF).
 
@@ -146,11 +150,11 @@ def check_same_origin(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin is not None:
         if origin == "null" or urlsplit(origin).netloc != request.headers.get("host"):
-            raise Forbidden("That request came from another site.")
+            raise Forbidden(FROM_ANOTHER_SITE)
         return
     site = request.headers.get("sec-fetch-site")
     if site is not None and site not in ("same-origin", "none"):
-        raise Forbidden("That request came from another site.")
+        raise Forbidden(FROM_ANOTHER_SITE)
 
 
 def rate_limited(kind: Limited) -> Callable[..., Awaitable[None]]:

@@ -7,11 +7,12 @@ that only the regions whose HTML changed for this seat, so nobody's typing is
 interrupted by someone else's move. The chat is sent whole once; after that a
 ``chat-line`` event carries only the lines a change added, appended on screen.
 
-A change is rendered once per seat and shared by every stream of that seat,
-whatever the requests' headers: nothing a client sends can make a change
-render more than once per view. The one thing a page needs of its own address,
-the invite link, is completed by the page's script when a live update leaves
-it relative (without ``SOCLOVER_PUBLIC_URL``).
+A change is rendered once per seat and interface language, and shared by every
+stream of that seat in that language, whatever else the requests carry: nothing
+a client sends can make a change render more than three times per view. The
+one thing a page needs of its own address, the invite link, is completed by the
+page's script when a live update leaves it relative (without
+``SOCLOVER_PUBLIC_URL``).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web import render
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
+from app.web.i18n import Lang
 from app.web.streams import PING_COMMENT, event_stream
 
 router = APIRouter(include_in_schema=False)
@@ -35,16 +37,16 @@ LIVE_REGIONS = tuple(name for name in render.REGIONS if name != "chat")
 
 @router.get("/r/{code}/stream")
 async def room_stream(
-    code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep
+    code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep, lang: Lang
 ) -> EventSourceResponse:
     await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
-    return event_stream(_regions(updates, public_url or ""))
+    return event_stream(_regions(updates, public_url or "", lang))
 
 
 async def _regions(
-    updates: AsyncIterator[Update | Ping | Moved], site: str
+    updates: AsyncIterator[Update | Ping | Moved], site: str, lang: str
 ) -> AsyncIterator[ServerSentEvent | bytes]:
     sent: dict[str, str] = {}
     async for update in updates:
@@ -56,15 +58,16 @@ async def _regions(
             yield ServerSentEvent(data="moved", event="moved")
             return
         whole_chat = update.chat_after is None or "chat" not in sent
-        for name, content in (await _rendered(update, site, whole_chat)).items():
+        for name, content in (await _rendered(update, site, lang, whole_chat)).items():
             if sent.get(name) != content:
                 sent[name] = content
                 yield ServerSentEvent(data=content, event=name, id=str(update.seq))
 
 
-async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, str]:
-    """This seat's regions after one change, rendered once and shared by its streams."""
-    regions: dict[str, str] | None = update.kept("html")
+async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> dict[str, str]:
+    """This seat's regions after one change, rendered once per interface language and
+    shared by its streams."""
+    regions: dict[str, str] | None = update.kept(f"html-{lang}")
     if regions is None:
         view = await update.view()
         context = render.region_context(view, site, happened=update.action)
@@ -74,17 +77,17 @@ async def _rendered(update: Update, site: str, whole_chat: bool) -> dict[str, st
             update.action.get("type") == "say" or update.action.get("draft") is True
         )
         regions = {
-            name: render.region(name, context)
+            name: render.region(name, lang, context)
             for name in LIVE_REGIONS
             if not (quiet and name == "announce")
         }
         if update.chat_after is not None and view["chat"]:
-            regions["chat-line"] = render.chat_lines(view["chat"])
-        update.keep("html", regions)
+            regions["chat-line"] = render.chat_lines(view["chat"], lang)
+        update.keep(f"html-{lang}", regions)
     if not whole_chat:
         return regions
-    chat: str | None = update.kept("html-chat")
+    chat: str | None = update.kept(f"html-chat-{lang}")
     if chat is None:
         context = render.region_context(await update.whole(), site)
-        chat = update.keep("html-chat", render.region("chat", context))
+        chat = update.keep(f"html-chat-{lang}", render.region("chat", lang, context))
     return {"chat": chat, **{k: v for k, v in regions.items() if k != "chat-line"}}

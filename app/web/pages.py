@@ -20,11 +20,12 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
 
 from app.rules import actions as act
-from app.rules.errors import BadDecoys, CluesRejected, RuleError
+from app.rules.errors import BadDecoys, CluesRejected, Invalid, RuleError
 from app.rules.languages import check_clue_in
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
+from app.rules.text import N_, Text
 from app.service.codes import normalize_code
-from app.service.errors import RateLimited, RoomNotFound
+from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.web import render
@@ -37,6 +38,7 @@ from app.web.deps import (
     seat_in,
     set_seat_cookie,
 )
+from app.web.i18n import Lang, localize
 from app.web.schemas import ActionIn, form_fields, to_action
 
 router = APIRouter(include_in_schema=False)
@@ -54,14 +56,14 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
-def flash_response(message: str, status: int) -> HTMLResponse:
+def flash_response(message: Text | RuleError | str, status: int, lang: str) -> HTMLResponse:
     """An error for the flash area of the page that sent the form.
 
     The forms name the flash area as their target (``hx-target="#flash"``),
     resolved when they are sent: a live update may replace the form before its
     answer comes back, and a target looked up from a replaced form finds nothing.
     """
-    response = html(render.flash(message), status)
+    response = html(render.flash(message, lang), status)
     response.headers["HX-Reswap"] = "innerHTML"
     return response
 
@@ -93,14 +95,18 @@ async def legends_by_count(service: RoomService) -> dict[int, list[dict[str, Any
 
 
 @router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)
-async def home(request: Request, service: ServiceDep, left: str | None = None) -> HTMLResponse:
+async def home(
+    request: Request, service: ServiceDep, lang: Lang, left: str | None = None
+) -> HTMLResponse:
     """The home page; ``?left=CODE`` after leaving a room says which one."""
-    return html(await _home(service, left=normalize_code(left) if left else None))
+    return html(await _home(service, lang, left=normalize_code(left) if left else None))
 
 
-async def _home(service: RoomService, **context: Any) -> str:
+async def _home(service: RoomService, lang: str, **context: Any) -> str:
+    context.setdefault("language", _room_language(service, lang))
     return render.page(
         "home",
+        lang,
         legends=await legends_by_count(service),
         decoy_choices=range(MIN_DECOYS, MAX_DECOYS + 1),
         languages=service.languages,
@@ -108,11 +114,16 @@ async def _home(service: RoomService, **context: Any) -> str:
     )
 
 
+def _room_language(service: RoomService, lang: str) -> str:
+    """A new room plays in its creator's interface language, if this table has its deck."""
+    return lang if lang in service.languages else "en"
+
+
 @router.post("/rooms")
-async def create_room(request: Request, service: ServiceDep) -> Response:
+async def create_room(request: Request, service: ServiceDep, lang: Lang) -> Response:
     form = await request.form()
     name, decoys_typed = typed(form, "name"), typed(form, "decoys")
-    language = typed(form, "language") or "en"
+    language = typed(form, "language") or _room_language(service, lang)
     try:
         check_same_origin(request)
         decoys = _decoys(decoys_typed)
@@ -121,7 +132,8 @@ async def create_room(request: Request, service: ServiceDep) -> Response:
     except RuleError as error:
         page = await _home(
             service,
-            create_error=error.message,
+            lang,
+            create_error=error,
             name=name,
             decoys=decoys_typed,
             language=language[:8],
@@ -142,7 +154,7 @@ def _decoys(typed: str) -> int:
 
 
 @router.post("/join")
-async def join_by_code(request: Request, service: ServiceDep) -> Response:
+async def join_by_code(request: Request, service: ServiceDep, lang: Lang) -> Response:
     """The home page's join form: the room's page if the code opens one."""
     code = typed(await request.form(), "code")
     normalized = normalize_code(code)
@@ -152,7 +164,7 @@ async def join_by_code(request: Request, service: ServiceDep) -> Response:
         await limit(request, service, "lookup")
         await service.ensure_room(normalized)
     except RuleError as error:
-        return html(await _home(service, join_error=error.message, code=code), error.status)
+        return html(await _home(service, lang, join_error=error, code=code), error.status)
     return see_room(normalized)
 
 
@@ -160,31 +172,32 @@ async def join_by_code(request: Request, service: ServiceDep) -> Response:
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLResponse:
+async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang) -> HTMLResponse:
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     seat = await seat_in(request, normalized, service)
     try:
         if seat is None:
             await limit(request, service, "lookup")
         view = await service.view(normalized, None if seat is None else seat.pid)
     except RoomNotFound:
-        return missing(code)
+        return missing(code, lang)
     except RateLimited as error:
-        return html(render.page("error", message=error.message), error.status)
+        return html(render.page("error", lang, message=error), error.status)
     if seat is None or view["you"] is None:
         kept = request.cookies.get(cookie_name(normalized))
         if await service.seat_moved(normalized, kept):
             # Its seat is played from another device now: say so, and how to ask back.
-            return html(render.page("seat-moved", **render.room_context(view)))
-        return html(render.page("join", **render.room_context(view)))
+            return html(render.page("seat-moved", lang, **render.room_context(view)))
+        return html(render.page("join", lang, **render.room_context(view)))
     service.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
     context = render.region_context(view, site(request))
     return html(
         render.page(
             "room",
+            lang,
             device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
             **context,
         )
@@ -192,7 +205,9 @@ async def room_page(request: Request, code: str, service: ServiceDep) -> HTMLRes
 
 
 @router.get("/r/{code}/history", response_class=HTMLResponse)
-async def history_page(request: Request, code: str, service: ServiceDep) -> HTMLResponse:
+async def history_page(
+    request: Request, code: str, service: ServiceDep, lang: Lang
+) -> HTMLResponse:
     """The clovers of the game so far, for a player of the room.
 
     Someone without a seat here gets the page of a room that does not exist, as
@@ -200,27 +215,27 @@ async def history_page(request: Request, code: str, service: ServiceDep) -> HTML
     """
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     seat = await seat_in(request, normalized, service)
     if seat is None:
-        return missing(code)
+        return missing(code, lang)
     try:
         history = await service.history(normalized, seat.pid)
     except RoomNotFound:
-        return missing(code)
+        return missing(code, lang)
     service.touch(normalized, seat.pid)
-    return html(render.page("history", code=normalized, history=history))
+    return html(render.page("history", lang, code=normalized, history=history))
 
 
-def missing(code: str) -> HTMLResponse:
-    return html(render.page("missing", code=code[:MAX_FIELD]), 404)
+def missing(code: str, lang: str) -> HTMLResponse:
+    return html(render.page("missing", lang, code=code[:MAX_FIELD]), 404)
 
 
 @router.post("/r/{code}/join")
-async def join_room(request: Request, code: str, service: ServiceDep) -> Response:
+async def join_room(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     name = typed(await request.form(), "name")
     try:
         check_same_origin(request)
@@ -228,15 +243,13 @@ async def join_room(request: Request, code: str, service: ServiceDep) -> Respons
         seated = await service.join(normalized, name)
     except RuleError as refusal:
         if refusal.status == 404:
-            return missing(code)
+            return missing(code, lang)
         try:
             view = await service.view(normalized, None)
         except RoomNotFound:
-            return missing(code)
+            return missing(code, lang)
         context = render.room_context(view)
-        return html(
-            render.page("join", error=refusal.message, name=name, **context), refusal.status
-        )
+        return html(render.page("join", lang, error=refusal, name=name, **context), refusal.status)
     response = see_room(normalized)
     set_seat_cookie(request, response, normalized, seated.token)
     return response
@@ -244,7 +257,7 @@ async def join_room(request: Request, code: str, service: ServiceDep) -> Respons
 
 @router.get("/r/{code}/invite.svg")
 async def invite_qr(
-    request: Request, code: str, seat: OptionalSeat, service: ServiceDep
+    request: Request, code: str, seat: OptionalSeat, service: ServiceDep, lang: Lang
 ) -> Response:
     """The invite link as a QR code, for the address this page was asked for.
 
@@ -253,7 +266,7 @@ async def invite_qr(
     """
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     if seat is None:
         await limit(request, service, "lookup")
     svg = render.qr_svg(f"{site(request)}/r/{normalized}")
@@ -266,7 +279,7 @@ async def invite_qr(
 
 
 @router.get("/r/{code}/seat", response_class=HTMLResponse)
-async def seat_page(code: str) -> HTMLResponse:
+async def seat_page(code: str, lang: Lang) -> HTMLResponse:
     """The "play on another device" link: ``/r/CODE/seat#<token>``.
 
     The token rides in the fragment, which browsers never send: it stays out of
@@ -274,40 +287,46 @@ async def seat_page(code: str) -> HTMLResponse:
     """
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
-    return html(render.page("seat", code=normalized))
+        return missing(code, lang)
+    return html(render.page("seat", lang, code=normalized))
 
 
 @router.post("/r/{code}/seat")
 async def take_seat(
-    request: Request, code: str, service: ServiceDep, token: Annotated[str, Form()] = ""
+    request: Request,
+    code: str,
+    service: ServiceDep,
+    lang: Lang,
+    token: Annotated[str, Form()] = "",
 ) -> Response:
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     check_same_origin(request)
-    return await _seat_here(request, normalized, token, service)
+    return await _seat_here(request, normalized, token, service, lang)
 
 
 @router.get("/r/{code}/seat/{token}")
 async def take_seat_by_path(
-    request: Request, code: str, token: str, service: ServiceDep
+    request: Request, code: str, token: str, service: ServiceDep, lang: Lang
 ) -> Response:
     """Seat links of the older form, with the token in the path (our access log redacts it)."""
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
-    return await _seat_here(request, normalized, token, service)
+        return missing(code, lang)
+    return await _seat_here(request, normalized, token, service, lang)
 
 
-async def _seat_here(request: Request, code: str, token: str, service: RoomService) -> Response:
+async def _seat_here(
+    request: Request, code: str, token: str, service: RoomService, lang: str
+) -> Response:
     """Sit in the token's seat on this browser too; a dead link says so and sets nothing."""
     if await service.seat_for(code, token) is None:
         await limit(request, service, "lookup")
         if await service.seat_moved(code, token):
             view = await service.view(code, None)
-            return html(render.page("seat-moved", **render.room_context(view)), 410)
-        return html(render.page("seat-gone", code=code), 410)
+            return html(render.page("seat-moved", lang, **render.room_context(view)), 410)
+        return html(render.page("seat-gone", lang, code=code), 410)
     response = see_room(code)
     set_seat_cookie(request, response, code, token)
     response.headers["Referrer-Policy"] = "no-referrer"
@@ -318,15 +337,15 @@ async def _seat_here(request: Request, code: str, token: str, service: RoomServi
 
 
 @router.post("/r/{code}/act")
-async def room_action(request: Request, code: str, service: ServiceDep) -> Response:
+async def room_action(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
     """One action from a form or button of the room page."""
     normalized = normalize_code(code)
     if normalized is None:
-        return missing(code)
+        return missing(code, lang)
     seat = await seat_in(request, normalized, service)
     if seat is None:
-        message = "You have no seat in this room."
-        return flash_response(message, 401) if is_htmx(request) else see_room(normalized)
+        refusal = NotSeated(N_("You have no seat in this room."))
+        return flash_response(refusal, 401, lang) if is_htmx(request) else see_room(normalized)
     try:
         check_same_origin(request)
         form = await request.form()
@@ -335,13 +354,13 @@ async def room_action(request: Request, code: str, service: ServiceDep) -> Respo
         if form.get("then") == "done":
             await service.act(normalized, seat, act.Done())
     except CluesRejected as error:
-        message = " ".join(detail.message for detail in error.details)
-        return await _refused(request, service, normalized, seat, message, error.status)
+        message = " ".join(localize(detail.text, lang) for detail in error.details)
+        return await _refused(request, service, normalized, seat, message, error.status, lang)
     except RuleError as error:
-        return await _refused(request, service, normalized, seat, error.message, error.status)
+        return await _refused(request, service, normalized, seat, error, error.status, lang)
     except ValidationError:
-        message = "That action is not well formed."
-        return await _refused(request, service, normalized, seat, message, 422)
+        malformed = Invalid()
+        return await _refused(request, service, normalized, seat, malformed, 422, lang)
     if isinstance(action, act.Leave):
         return _left(request, normalized)
     if is_htmx(request):
@@ -362,20 +381,26 @@ def _left(request: Request, code: str) -> Response:
 
 
 async def _refused(
-    request: Request, service: RoomService, code: str, seat: Seat, message: str, status: int
+    request: Request,
+    service: RoomService,
+    code: str,
+    seat: Seat,
+    message: RuleError | str,
+    status: int,
+    lang: str,
 ) -> Response:
     """A refused action: its message in the flash area, or without JavaScript the room
     page again with the message on it."""
     if is_htmx(request):
-        return flash_response(message, status)
+        return flash_response(message, status, lang)
     try:
         view = await service.view(code, seat.pid)
     except RoomNotFound:
-        return missing(code)
+        return missing(code, lang)
     if view["you"] is None:
-        return html(render.page("join", error=message, **render.room_context(view)), status)
+        return html(render.page("join", lang, error=message, **render.room_context(view)), status)
     context = render.region_context(view, site(request))
-    return html(render.page("room", flash=message, device_url=None, **context), status)
+    return html(render.page("room", lang, flash=message, device_url=None, **context), status)
 
 
 FORM_FLAGS = {"true": True, "1": True, "on": True, "false": False, "0": False, "": False}
@@ -416,6 +441,7 @@ async def check(
     code: str,
     seat: OptionalSeat,
     service: ServiceDep,
+    lang: Lang,
     leaf: Annotated[int, Form(ge=0, le=3)] = 0,
 ) -> HTMLResponse:
     """Check one clue as it is typed: the verdict, nothing saved."""
@@ -430,13 +456,14 @@ async def check(
         return html("", 200)
     clover = view["clover"]
     if clover is None or not isinstance(text, str) or not text.strip() or len(text) > 200:
-        return html(render.region_check(leaf, None, None))
+        return html(render.region_check(leaf, None, None, lang))
     keywords = [word for leaf_ in clover["leaves"] for word in leaf_["pair"]]
     verdict = check_clue_in(view["language"], text, keywords)
     return html(
         render.region_check(
             leaf,
-            verdict.error.message if verdict.error else None,
-            verdict.warning.message if verdict.warning else None,
+            verdict.error.text if verdict.error else None,
+            verdict.warning.text if verdict.warning else None,
+            lang,
         )
     )

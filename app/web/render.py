@@ -19,6 +19,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
+from app.rules.languages import warning_text
+from app.web.i18n import INTERFACES, localize, translations
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
@@ -68,46 +70,59 @@ def qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
-def make_environment() -> Environment:
+def make_environment(lang: str) -> Environment:
+    """The templates in one interface language: ``_()`` and the ``t`` filter speak it."""
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,
         lstrip_blocks=True,
+        extensions=["jinja2.ext.i18n"],
     )
+    env.policies["ext.i18n.trimmed"] = True  # as the extraction reads trans blocks
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
     env.filters["edges"] = edges
     env.filters["as_read"] = as_read
+    env.filters["t"] = lambda message: localize(message, lang)
+    said = translations(lang).gettext
     env.globals.update(
+        lang=lang,
+        SPOT_LABELS=[said(name) for name in SPOT_NAMES],
+        LEAF_LABELS=[said(name) for name in LEAF_NAMES],
+        INTERFACES=INTERFACES,
         CHAT_SHOWN=CHAT_SHOWN,
         SPOT_NAMES=SPOT_NAMES,
         LEAF_NAMES=LEAF_NAMES,
         LANGUAGE_NAMES=LANGUAGE_NAMES,
         facing=facing,
+        warning_text=warning_text,
         REGIONS=REGIONS,
     )
     return env
 
 
-ENV = make_environment()
+ENVS = {lang: make_environment(lang) for lang in INTERFACES}
+"""One environment per interface language, each with its own compiled templates."""
 
 
-def page(template: str, /, **context: Any) -> str:
-    """A whole page. ``template`` is positional-only: a page's context may hold a
-    ``name`` of its own (the name a player typed)."""
-    return ENV.get_template(f"pages/{template}.html").render(**context)
+def page(template: str, lang: str, /, **context: Any) -> str:
+    """A whole page in interface language ``lang``. Both are positional-only: a page's
+    context may hold a ``name`` of its own (the name a player typed)."""
+    return ENVS[lang].get_template(f"pages/{template}.html").render(**context)
 
 
-def region(template: str, context: dict[str, Any]) -> str:
-    return ENV.get_template(f"partials/_{template}.html").render(**context)
+def region(template: str, lang: str, context: dict[str, Any]) -> str:
+    return ENVS[lang].get_template(f"partials/_{template}.html").render(**context)
 
 
-def chat_lines(lines: list[dict[str, Any]]) -> str:
+def chat_lines(lines: list[dict[str, Any]], lang: str) -> str:
     """New chat lines as list items, appended to the chat on every screen."""
-    return ENV.get_template("partials/_chat-line.html").render(lines=lines)
+    return ENVS[lang].get_template("partials/_chat-line.html").render(lines=lines)
 
 
-def flash(message: str) -> str:
-    return ENV.get_template("partials/_flash.html").render(message=message)
+def flash(message: Any, lang: str) -> str:
+    """A refusal (or a message already in ``lang``) for the flash area."""
+    return ENVS[lang].get_template("partials/_flash.html").render(message=message)
 
 
 def region_context(view: dict[str, Any], site: str, **extra: Any) -> dict[str, Any]:
@@ -143,7 +158,6 @@ def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
     }
 
 
-def region_check(leaf: int, error: str | None, warning: str | None) -> str:
-    return ENV.get_template("partials/_clue-check.html").render(
-        leaf=leaf, error=error, warning=warning
-    )
+def region_check(leaf: int, error: Any, warning: Any, lang: str) -> str:
+    template = ENVS[lang].get_template("partials/_clue-check.html")
+    return template.render(leaf=leaf, error=error, warning=warning)

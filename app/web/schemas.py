@@ -38,8 +38,10 @@ class Strict(BaseModel):
 class CreateRoom(Strict):
     name: Name
     decoys: Number = Field(default=1, description="1 to 4 extra cards per clover; 1 is standard")
-    language: Literal["en", "fr", "zh"] = Field(
-        default="en", description="The room's language: its deck and its clue rules"
+    language: Literal["en", "fr", "zh"] | None = Field(
+        default=None,
+        description="The room's language: its deck and its clue rules; by default the "
+        "creator's interface language (Accept-Language), else English",
     )
 
 

@@ -92,11 +92,13 @@ class BodyTooLarge(StarletteHTTPException):
         super().__init__(413, "That request is too large.")
 
 
-PER_SEAT_VARY = ("cookie", "authorization")
+PER_SEAT_VARY = ("cookie", "authorization", "accept-language")
+"""What a page or an answer depends on: the seat, and the interface language."""
 
 
 def _per_seat(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """``no-store`` (unless the route set its own caching) and ``Vary: Cookie, Authorization``."""
+    """``no-store`` (unless the route set its own caching) and ``Vary`` on what picks the
+    seat and the language."""
     names = {name.lower() for name, _ in headers}
     if b"cache-control" not in names:
         headers.append((b"cache-control", b"no-store"))

@@ -157,7 +157,8 @@ OpenPlayer = Callable[..., Player]
 
 @pytest.fixture
 def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
-    """Open a player's browser: ``open_player(name, size=PHONE, token=None, code=None)``.
+    """Open a player's browser: ``open_player(name, size=PHONE, token=None, code=None)``;
+    ``locale="fr-FR"`` is the browser's language (``Accept-Language``, ``navigator``).
 
     With a token (from the JSON API), the context starts with that seat's cookie.
     At the end: no page error, no unexpected console error, no request to
@@ -172,9 +173,10 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
         code: str | None = None,
         bypass_csp: bool = False,
         timezone: str | None = None,
+        locale: str | None = None,
     ) -> Player:
         context = chromium_browser.new_context(
-            viewport=size, bypass_csp=bypass_csp, timezone_id=timezone
+            viewport=size, bypass_csp=bypass_csp, timezone_id=timezone, locale=locale
         )
         context.set_default_timeout(10_000)
         if token is not None:

@@ -241,9 +241,11 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     assert not screens.problems, "\n".join(screens.problems)
 
 
-def test_the_home_page_is_light(open_player: OpenPlayer) -> None:
-    """The first visit, cache empty: everything on the wire, as served (gzip), within budget."""
-    visitor = open_player("Visitor", PHONE)
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR", "zh-CN"])
+def test_the_home_page_is_light(open_player: OpenPlayer, locale: str) -> None:
+    """The first visit, cache empty: everything on the wire, as served (gzip), within
+    budget, in each interface language."""
+    visitor = open_player("Visitor", PHONE, locale=locale)
     finished: list[Any] = []
     visitor.page.on("requestfinished", lambda request: finished.append(request))
     visitor.goto("/")
@@ -260,7 +262,7 @@ def test_the_home_page_is_light(open_player: OpenPlayer) -> None:
         sizes[request.url] = (body, encoding)
     report = "\n".join(f"{size:>7} {enc:>8} {url}" for url, (size, enc) in sizes.items())
     total = sum(size for size, _ in sizes.values())
-    print(f"home page: {total} bytes\n{report}")
+    print(f"home page ({locale}): {total} bytes\n{report}")
     assert any(url.endswith("/table.css") for url in sizes), report
     assert any("htmx" in url for url in sizes), report
     for url, (size, encoding) in sizes.items():

@@ -30,7 +30,12 @@ pytestmark = pytest.mark.skipif(
 
 ROOT = Path(__file__).resolve().parents[2]
 
-DATA = {"static": "app/static", "migrations": "app/migrations", "app/templates": "app/templates"}
+DATA = {
+    "static": "app/static",
+    "migrations": "app/migrations",
+    "app/templates": "app/templates",
+    "app/locale": "app/locale",
+}
 """The repository's folders the server reads, and where the wheel carries them."""
 
 
@@ -178,6 +183,11 @@ def test_the_installed_program_serves_a_game_its_pages_and_its_static_files(serv
     assert home.status_code == 200
     assert home.headers["content-type"].startswith("text/html")
     assert "So Clover!" in home.text
+    # The catalogs came along: the French and Chinese interfaces.
+    for language, said in (("fr", "Créer un salon"), ("zh", "创建房间")):
+        translated = httpx.get(f"{server}/", headers={"Accept-Language": language}, timeout=10)
+        assert f'<html lang="{language}' in translated.text, language
+        assert said in translated.text and "Create a room" not in translated.text, language
     for name in ("table.css", "vendor/htmx-2.0.11.min.js"):
         served = httpx.get(f"{server}/static/{name}", timeout=10)
         assert served.status_code == 200, name

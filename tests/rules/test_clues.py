@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.rules.clues import MAX_CLUE_LENGTH, ClueProblem, ClueVerdict, check_clue, fold
+from app.rules.clues import MAX_CLUE_LENGTH, ClueVerdict, check_clue, fold
 
 EIGHT = ["Dog", "Cat", "Moon", "Piano", "River", "Gold", "Winter", "Bridge"]
 
@@ -163,18 +163,23 @@ def test_length_counts_composed_characters():
 
 def test_the_message_names_the_keyword_as_the_deck_spells_it():
     verdict = check_clue("cat", EIGHT)
-    assert verdict.error == ClueProblem(
-        "keyword", 'That is one of your keywords: "Cat".', keyword="Cat"
-    )
+    assert (verdict.error.code, verdict.error.keyword) == ("keyword", "Cat")
+    assert verdict.error.message == 'That is one of your keywords: "Cat".'
     verdict = check_clue("Wolves", ["Wolf"])
-    assert verdict.error == ClueProblem(
-        "keyword_form", '"Wolves" is a form of your keyword "Wolf".', keyword="Wolf"
-    )
+    assert (verdict.error.code, verdict.error.keyword) == ("keyword_form", "Wolf")
+    assert verdict.error.message == '"Wolves" is a form of your keyword "Wolf".'
     verdict = check_clue("Firefighter", ["Cat", "Fire"])
-    assert verdict.warning == ClueProblem(
-        "word_family", 'Looks like a relative of "Fire". Keep it if it is not.', keyword="Fire"
-    )
+    assert (verdict.warning.code, verdict.warning.keyword) == ("word_family", "Fire")
+    assert verdict.warning.message == 'Looks like a relative of "Fire". Keep it if it is not.'
     assert check_clue("cafes", ["Café"]).error.keyword == "Café"
+
+
+def test_a_message_is_a_template_the_interface_translates():
+    verdict = check_clue("Wolves", ["Wolf"])
+    text = verdict.error.text
+    assert text.template == '"{clue}" is a form of your keyword "{keyword}".'
+    shouted = text.render(lambda template: template.replace("is a form", "IS A FORM"))
+    assert shouted == '"Wolves" IS A FORM of your keyword "Wolf".'
 
 
 def test_shape_messages_speak_to_a_person():

@@ -178,7 +178,7 @@ def test_a_draft_never_stores_a_clue_the_checker_refuses(players, seed, data):
                 continue
             verdict = check_clue(text, words)
             if verdict.ok:
-                warning = verdict.warning.message if verdict.warning else None
+                warning = verdict.warning.keyword if verdict.warning else None
                 assert (saved, after.warnings[leaf]) == (verdict.clue, warning)
             else:
                 assert (saved, after.warnings[leaf]) == (before.clues[leaf], before.warnings[leaf])
