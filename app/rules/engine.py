@@ -90,7 +90,7 @@ def play(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Wor
 
 @singledispatch
 def _handle(action: object, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
-    raise errors.Invalid(f"Unknown action {type(action).__name__}.")
+    raise errors.Invalid(N_("Unknown action {name}."), name=type(action).__name__)
 
 
 # --- the lobby ---------------------------------------------------------------
@@ -180,7 +180,7 @@ def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> 
 @_handle.register
 def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     if seat is not None:
-        raise errors.NotAPlayer("You already have a seat in this room.")
+        raise errors.NotAPlayer(N_("You already have a seat in this room."))
     if not 0 <= action.seat < len(room.players):
         raise errors.BadSeat()
     if len(room.claims) >= MAX_CLAIMS:
@@ -225,7 +225,7 @@ def _may_answer(room: Room, seat: int, claim_id: str) -> int:
         if room.players[target].present:
             raise errors.OwnerHere()
         if room.claims_by == "host" and seat != room.acting_host():
-            raise errors.NotHost("The host lets other devices take the seats of this room.")
+            raise errors.NotHost(N_("The host lets other devices take the seats of this room."))
     return target
 
 
@@ -308,8 +308,9 @@ def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -
     needed = cards_needed(n, room.decoys)
     if len(deck) < needed:
         raise errors.DeckTooSmall(
-            f"The deck has {len(deck)} cards; {n} players with {room.decoys} "
-            f"decoy{'s' if room.decoys > 1 else ''} need {needed}."
+            N_("The deck has {cards} cards; this table and its decoys need {needed}."),
+            cards=len(deck),
+            needed=needed,
         )
     clovers, first = deal(deck, n, room.decoys, random.Random(action.seed))
     return replace(

@@ -74,7 +74,7 @@ class Seated:
     seat: int
 
 
-NO_DECK = "This table has no deck in that language: choose one it offers."
+NO_DECK = N_("This table has no deck in that language: choose one it offers.")
 
 
 class RoomService:

@@ -4,13 +4,18 @@ catalogs as written, and the French follows French typography."""
 
 from __future__ import annotations
 
+import ast
 import gettext
+import inspect
 import re
 
 import pytest
 
+from app.rules import errors
+from app.service import errors as service_errors
 from app.web import i18n
 
+from ..kit import ROOT
 from ..kit.catalogs import LOCALE, TRANSLATED, catalog, extracted, placeholders
 
 
@@ -122,3 +127,36 @@ def test_the_french_spacing_check_sees_what_it_should() -> None:
 def test_the_server_reads_each_catalog(lang: str) -> None:
     assert i18n.translate(lang, "You may not do that.") != "You may not do that."
     assert i18n.translate("en", "You may not do that.") == "You may not do that."
+
+
+def test_every_refusal_the_code_words_itself_is_marked_for_the_catalogs() -> None:
+    """A refusal raised with a message of its own passes ``N_("...")``, or a module
+    constant bound to one: a bare string or an f-string would reach French and Chinese
+    readers in English."""
+    refusals = {
+        name
+        for module in (errors, service_errors)
+        for name, value in vars(module).items()
+        if inspect.isclass(value) and issubclass(value, errors.RuleError)
+    }
+    bare = []
+    for path in sorted((ROOT / "app").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        constants = {
+            target.id: node.value
+            for node in tree.body
+            if isinstance(node, ast.Assign)
+            for target in node.targets
+            if isinstance(target, ast.Name)
+        }
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call) or not node.args:
+                continue
+            func = node.func
+            name = func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+            message = node.args[0]
+            if isinstance(message, ast.Name):
+                message = constants.get(message.id, message)
+            if name in refusals and isinstance(message, (ast.Constant, ast.JoinedStr)):
+                bare.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert not bare, bare
