@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.rules.errors import CluesRejected, RuleError
 from app.rules.text import N_, Text
-from app.web.i18n import DEFAULT, interface_language, localize
+from app.web.i18n import DEFAULT, Message, interface_language, localize
 
 log = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ API_PATHS = ("/api/", "/openapi.json", "/docs", "/redoc", "/healthz")
 def error_response(
     status: int,
     code: str,
-    message: Text | RuleError | str,
+    message: Message,
     request: Request | None = None,
     **extra: object,
 ) -> Response:
@@ -67,9 +67,7 @@ def error_response(
     return JSONResponse({"error": {"code": code, "message": shown, **extra}}, status_code=status)
 
 
-def _html_error(
-    request: Request, status: int, message: Text | RuleError | str, lang: str
-) -> Response:
+def _html_error(request: Request, status: int, message: Message, lang: str) -> Response:
     from app.web import render  # the templates load only when a page needs them
 
     if request.headers.get("hx-request") == "true":

@@ -56,7 +56,12 @@ def translate(lang: str, message: str) -> str:
     return translations(lang).gettext(message)
 
 
-def localize(message: Text | RuleError | str, lang: str) -> str:
+Message = Text | RuleError | str
+"""What a page may show as a message: a refusal, a rules message, or text already in
+the reader's language (shown as it is)."""
+
+
+def localize(message: Message, lang: str) -> str:
     """A message in ``lang``: a refusal, a rules message, or a string already shown as is."""
     if isinstance(message, RuleError):
         message = message.text

@@ -23,7 +23,7 @@ from app.rules import actions as act
 from app.rules.errors import BadDecoys, CluesRejected, Invalid, RuleError
 from app.rules.languages import check_clue_in
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
-from app.rules.text import N_, Text
+from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
@@ -38,7 +38,7 @@ from app.web.deps import (
     seat_in,
     set_seat_cookie,
 )
-from app.web.i18n import Lang, localize
+from app.web.i18n import Lang, Message, localize
 from app.web.schemas import ActionIn, form_fields, to_action
 
 router = APIRouter(include_in_schema=False)
@@ -56,7 +56,7 @@ def is_htmx(request: Request) -> bool:
     return request.headers.get("hx-request") == "true"
 
 
-def flash_response(message: Text | RuleError | str, status: int, lang: str) -> HTMLResponse:
+def flash_response(message: Message, status: int, lang: str) -> HTMLResponse:
     """An error for the flash area of the page that sent the form.
 
     The forms name the flash area as their target (``hx-target="#flash"``),

@@ -20,7 +20,8 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
 from app.rules.languages import warning_text
-from app.web.i18n import INTERFACES, localize, translations
+from app.rules.text import Text
+from app.web.i18n import INTERFACES, Message, localize, translations
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
@@ -120,7 +121,7 @@ def chat_lines(lines: list[dict[str, Any]], lang: str) -> str:
     return ENVS[lang].get_template("partials/_chat-line.html").render(lines=lines)
 
 
-def flash(message: Any, lang: str) -> str:
+def flash(message: Message, lang: str) -> str:
     """A refusal (or a message already in ``lang``) for the flash area."""
     return ENVS[lang].get_template("partials/_flash.html").render(message=message)
 
@@ -158,6 +159,6 @@ def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
     }
 
 
-def region_check(leaf: int, error: Any, warning: Any, lang: str) -> str:
+def region_check(leaf: int, error: Text | None, warning: Text | None, lang: str) -> str:
     template = ENVS[lang].get_template("partials/_clue-check.html")
     return template.render(leaf=leaf, error=error, warning=warning)
