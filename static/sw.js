@@ -1,5 +1,5 @@
 // So Clover! table: the service worker. It keeps copies of the static files (the
-// stylesheet, the scripts, htmx, the icons, the manifest: everything under /static/)
+// stylesheet, the scripts, htmx, the icons: everything under /static/)
 // and of nothing else. Pages, room reads, the API, the live streams and every form
 // or action are per seat (a Spectator's hold the solution): it never touches them.
 //
@@ -16,7 +16,7 @@
 // deletes every other one when it takes over.
 "use strict";
 
-const VERSION = "1";
+const VERSION = "2";
 const CACHE = "soclover-static-" + VERSION;
 const SHELL = [
   "/static/table.css",
@@ -26,7 +26,6 @@ const SHELL = [
   "/static/vendor/htmx-2.0.11.min.js",
   "/static/vendor/htmx-ext-sse-2.2.4.min.js",
   "/static/clover.svg",
-  "/static/manifest.webmanifest",
   "/static/icons/clover-192.png",
   "/static/icons/clover-512.png",
   "/static/icons/clover-maskable.svg",

@@ -20,13 +20,16 @@ from jinja2 import Environment, FileSystemLoader, select_autoescape
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
 from app.rules.languages import warning_text
-from app.rules.text import Text
+from app.rules.text import N_, Text
 from app.web.i18n import INTERFACES, Message, localize, translations
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
 REGIONS = ("players", "stage", "chat", "chat-form", "announce")
 """The live regions of the room page, in the order a new stream sends them."""
+
+# Translators: what separates the items of a list of names or words ("Ada, Bea, Cy")
+LIST_SEPARATOR = N_(", ")
 
 CHAT_SHOWN = 60
 """Chat lines a page shows; the room keeps more, and new ones are appended live."""
@@ -82,10 +85,11 @@ def make_environment(lang: str) -> Environment:
     )
     env.policies["ext.i18n.trimmed"] = True  # as the extraction reads trans blocks
     env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    said = translations(lang).gettext
     env.filters["edges"] = edges
     env.filters["as_read"] = as_read
     env.filters["t"] = lambda message: localize(message, lang)
-    said = translations(lang).gettext
+    env.filters["listed"] = lambda items: said(LIST_SEPARATOR).join(map(str, items))
     env.globals.update(
         lang=lang,
         SPOT_LABELS=[said(name) for name in SPOT_NAMES],

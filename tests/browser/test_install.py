@@ -79,7 +79,7 @@ def test_the_worker_keeps_static_files_and_never_a_page_an_answer_or_a_stream(
 
     cached = [urlsplit(url) for url in page.evaluate(CACHED_JS)]
     paths = {url.path for url in cached}
-    assert {"/static/table.css", "/static/table.js", "/static/manifest.webmanifest"} <= paths
+    assert {"/static/table.css", "/static/table.js", "/static/icons/clover-192.png"} <= paths
     assert {url.netloc for url in cached} == {urlsplit(server.url).netloc}
     strays = sorted(path for path in paths if not path.startswith("/static/"))
     assert strays == [], strays

@@ -18,7 +18,7 @@ import pytest
 
 from ..kit import ROOT, Server, create, running
 
-MANIFEST = "/static/manifest.webmanifest"
+MANIFEST = "/manifest.webmanifest"
 TOUCH_ICON = "/static/icons/apple-touch-icon.png"
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SVG = "{http://www.w3.org/2000/svg}svg"
@@ -197,6 +197,19 @@ def test_the_manifest_is_served_as_a_manifest_and_names_the_table(api: str) -> N
     assert "no-store" not in r.headers.get("cache-control", "")
 
 
+@pytest.mark.parametrize(("language", "lang"), [("fr-FR,fr", "fr"), ("zh-CN", "zh-Hans")])
+def test_the_manifest_speaks_the_readers_language(api: str, language: str, lang: str) -> None:
+    english = json.loads(httpx.get(f"{api}{MANIFEST}", timeout=10).content)
+    r = httpx.get(f"{api}{MANIFEST}", headers={"Accept-Language": language}, timeout=10)
+    translated = json.loads(r.content)
+    assert translated["lang"] == lang and english["lang"] == "en"
+    assert translated["description"] != english["description"]
+    assert {k: v for k, v in translated.items() if k not in ("lang", "description")} == {
+        k: v for k, v in english.items() if k not in ("lang", "description")
+    }
+    assert "accept-language" in r.headers["vary"].lower()
+
+
 def test_every_icon_of_the_manifest_is_served_as_the_image_and_size_it_declares(
     api: str, manifest: dict[str, object]
 ) -> None:
@@ -314,7 +327,8 @@ def test_the_service_worker_keeps_every_static_file_a_page_loads_and_only_static
     for html in pages(api).values():
         head = head_of(html)
         loaded |= {s["src"] for s in head.scripts() if "src" in s}
-        for rel in ("stylesheet", "icon", "manifest", "apple-touch-icon"):
+        # The manifest is no static file: it is served in the reader's language.
+        for rel in ("stylesheet", "icon", "apple-touch-icon"):
             loaded |= {link["href"] for link in head.links(rel)}
     icons = manifest["icons"]
     assert isinstance(icons, list)

@@ -228,3 +228,11 @@ def announced(stream: Stream, name: str) -> str:
         if event.event == "announce" and name in event.data:
             return event.data
     raise AssertionError(f"no announcement naming {name}")
+
+
+def test_names_are_listed_as_each_language_lists_them(api: str) -> None:
+    ada, _, _ = table(api, 3)
+    english = httpx.get(f"{api}/r/{ada.code}").text
+    chinese = httpx.get(f"{api}/r/{ada.code}", headers=CHINESE).text
+    assert "Ada, Bea, Cy" in english
+    assert "Ada、Bea、Cy" in chinese
