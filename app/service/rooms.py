@@ -297,7 +297,8 @@ class RoomService:
             await self.replay.catch_up(code)
             cached = self.copies.get(code)
             if cached is None:
-                raise RoomNotFound()
+                # Let go of meanwhile (housekeeping, or deleted): the disk decides.
+                return await self.copies.read(code)
         return cached
 
     async def _current(self, code: str) -> Room:

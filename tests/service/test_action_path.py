@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,8 @@ from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
 from app.rules import actions as act
 from app.rules.deck import builtin_deck_path, load_deck
+from app.service.cluster import LocalCluster
+from app.service.errors import RoomNotFound
 from app.service.hub import RoomHub
 from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
@@ -138,6 +141,37 @@ def test_a_copy_behind_the_disk_is_brought_along_and_the_action_decided_again(
         assert room.decoys == 3 and room.chat[-1].text == "from the other process"
 
     run_async(_game(tmp_path, check))
+
+
+def test_a_room_let_go_of_while_it_is_brought_along_is_read_from_disk(tmp_path: Path) -> None:
+    """Housekeeping may drop our copy while another process's change is replayed into
+    it: the room is still there, so whoever asked for it gets it (not a 404)."""
+
+    async def check(service: RoomService, writer: SlowWriter) -> None:
+        code = (await service.create("Ada", 1)).code
+        await service.act(code, Seat(code, 0), act.Say("still here"))
+        service.cluster = SharedCluster({})
+        catch_up = service.replay.catch_up
+
+        async def let_go_meanwhile(code: str, seq: int | None = None) -> None:
+            await catch_up(code, seq)
+            service.copies.drop(code)
+
+        service.replay.catch_up = let_go_meanwhile  # type: ignore[method-assign]
+        room = await service.load(code)
+        assert room.chat[-1].text == "still here"
+        await service.store.expire(service.clock() + timedelta(seconds=1))
+        service.copies.put(room)
+        with pytest.raises(RoomNotFound):
+            await service.load(code)  # deleted meanwhile: that one is gone
+
+    run_async(_game(tmp_path, check))
+
+
+class SharedCluster(LocalCluster):
+    """As on PostgreSQL: other processes may change our rooms."""
+
+    shared = True
 
 
 def service_url(tmp_path: Path) -> str:
