@@ -37,7 +37,7 @@ $(TOOLS)/.uv-$(UV_VERSION):
 # everything again: 3 s instead of 1).
 $(VENV)/.installed: pyproject.toml uv.lock | $(TOOLS)/.uv-$(UV_VERSION)
 	@$(CHECK_PYTHON)
-	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --extra dev --compile-bytecode --python $(PYTHON)
+	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --extra dev --extra bots --compile-bytecode --python $(PYTHON)
 	@touch $@
 
 # The newest versions pyproject.toml's ranges allow, written to uv.lock (commit

@@ -72,6 +72,17 @@ class Settings(BaseSettings):
             raise ValueError("SOCLOVER_PUBLIC_URL is an http(s) address, like https://host:port")
         return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}"
 
+    bots: bool = Field(
+        default=True,
+        description="Offer bots in the lobby (when the bots' brain, .[bots], is installed).",
+    )
+    bot_pace: float = Field(
+        default=1.0,
+        gt=0,
+        le=10,
+        description="How long bots take to act, as a multiple of a person's pace.",
+    )
+
     secure_cookies: bool = Field(
         default=False, description="Mark seat cookies Secure (behind HTTPS)."
     )

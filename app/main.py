@@ -14,6 +14,8 @@ from datetime import timedelta
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
 
+from app.bots import LANGUAGES as BOT_LANGUAGES
+from app.bots.model import missing_packages
 from app.config import Settings, get_settings
 from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
@@ -25,6 +27,7 @@ from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.languages import warm_checkers
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service import housekeeping
+from app.service.bots import BotTable, Paces
 from app.service.cluster import Cluster, LocalCluster
 from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
@@ -121,6 +124,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             decks=app.state.decks,
         )
         app.state.service = service
+        bots = _bot_table(service, settings)
         await cluster.start(service.catch_up, service.followed)
         tasks = [
             asyncio.create_task(
@@ -150,6 +154,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            if bots is not None:
+                await bots.stop()
             await cluster.stop()
             if writer is not None:
                 writer.close()
@@ -183,6 +189,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok" if app.state.ready else "starting"}
 
     return app
+
+
+def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:
+    """The bots' table, if bots are offered here and their brain is installed."""
+    if not settings.bots or missing_packages():
+        return None
+
+    def brain() -> object:
+        from app.bots.brain import Brain
+
+        return Brain()
+
+    table = BotTable(service, brain, Paces().scaled(settings.bot_pace))
+    service.bot_languages = BOT_LANGUAGES
+    table.start()
+    return table
 
 
 async def _housekeeping(service: RoomService, expiry: timedelta) -> None:

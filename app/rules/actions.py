@@ -52,6 +52,21 @@ class Kick(Action):
 
 
 @dataclass(frozen=True)
+class AddBot(Action):
+    """The host seats a bot in the lobby."""
+
+    type: ClassVar[str] = "add_bot"
+
+
+@dataclass(frozen=True)
+class StandIn(Action):
+    """The host lets a bot play the seat of a player who is away, until they return."""
+
+    type: ClassVar[str] = "stand_in"
+    seat: int
+
+
+@dataclass(frozen=True)
 class Drop(Action):
     """The host takes an absent player out of the game, so the table never waits on them."""
 
@@ -218,6 +233,8 @@ ACTIONS: tuple[type[Action], ...] = (
     Join,
     Leave,
     Kick,
+    AddBot,
+    StandIn,
     Drop,
     Claim,
     Withdraw,

@@ -23,6 +23,7 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         return dict.fromkeys(FLAGS, False) | {
             "kick": [],
             "drop": [],
+            "stand_in": [],
             "allow": [],
             "join": joinable,
             "claim": bool(room.players) and len(room.claims) < MAX_CLAIMS,
@@ -35,6 +36,7 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         return dict.fromkeys(FLAGS, False) | {
             "kick": [],
             "drop": [],
+            "stand_in": [],
             "allow": [],
             "join": False,
             "claim": False,
@@ -67,7 +69,16 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         "kick": [
             s
             for s, player in enumerate(room.players)
-            if lobby and host and s not in (seat, room.host) and not player.present
+            if lobby and host and s not in (seat, room.host) and (player.bot or not player.present)
+        ],
+        "add_bot": lobby and host and len(room.players) < MAX_PLAYERS,
+        "stand_in": [
+            s
+            for s, player in enumerate(room.players)
+            if playing
+            and host
+            and s != seat
+            and not (player.present or player.bot or player.stand_in or player.out)
         ],
         "allow": [c.id for c in room.claims if _may_answer(room, seat, c.pid)],
         "claim": False,
@@ -100,6 +111,7 @@ def _may_answer(room: Room, seat: int, pid: int) -> bool:
 
 FLAGS = (
     "settings",
+    "add_bot",
     "claims_by",
     "language",
     "start",

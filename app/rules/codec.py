@@ -36,7 +36,15 @@ def room_to_data(room: Room) -> Data:
     return {
         "code": room.code,
         "players": [
-            {"pid": p.pid, "name": p.name, "present": p.present, "out": p.out, "device": p.device}
+            {
+                "pid": p.pid,
+                "name": p.name,
+                "present": p.present,
+                "out": p.out,
+                "device": p.device,
+                "bot": p.bot,
+                "stand_in": p.stand_in,
+            }
             for p in room.players
         ],
         "host": room.host,

@@ -25,6 +25,7 @@ from app.rules.languages import check_clue_in
 from app.rules.lookalikes import is_visible_name, look_alike
 from app.rules.scoring import check
 from app.rules.state import (
+    BOT_NAMES,
     CHAT_KEPT,
     CLAIMS_BY,
     LANGUAGES,
@@ -157,9 +158,42 @@ def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> 
         # A stand-in holds the host's controls only while the host is away; the
         # host keeps the seat and the title and gets the controls back on return.
         raise errors.HostStays()
-    if room.players[action.seat].present:
+    if room.players[action.seat].present and not room.players[action.seat].bot:
         raise errors.PlayerPresent()
     return _without(room, action.seat)
+
+
+@_handle.register
+def _on_add_bot(action: act.AddBot, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    if len(room.players) >= MAX_PLAYERS:
+        raise errors.RoomFull()
+    taken = [fold(p.name) for p in room.players]
+    name = next((n for n in BOT_NAMES if fold(n) not in taken), None)
+    if name is None:  # eight names for at most five bots: only people named like them
+        name = next(f"Bot {n}" for n in range(1, 8) if fold(f"Bot {n}") not in taken)
+    bot = Player(pid=room.next_pid, name=name, present=True, bot=True)
+    return replace(room, players=(*room.players, bot), next_pid=room.next_pid + 1)
+
+
+@_handle.register
+def _on_stand_in(action: act.StandIn, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    if room.phase not in ("clues", "resolution"):
+        raise errors.WrongPhase()
+    _need_host(room, seat)
+    if not 0 <= action.seat < len(room.players):
+        raise errors.BadSeat()
+    player = room.players[action.seat]
+    if action.seat == seat or player.present or player.bot:
+        raise errors.PlayerPresent(N_("A bot can stand in only for a player who is away."))
+    if player.out:
+        raise errors.AlreadyOut()
+    if player.stand_in:
+        raise errors.BotStandsIn()
+    players = list(room.players)
+    players[action.seat] = replace(player, stand_in=True)
+    return _check_if_agreed(replace(room, players=tuple(players)))
 
 
 @_handle.register
@@ -181,7 +215,7 @@ def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> 
 def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     if seat is not None:
         raise errors.NotAPlayer(N_("You already have a seat in this room."))
-    if not 0 <= action.seat < len(room.players):
+    if not 0 <= action.seat < len(room.players) or room.players[action.seat].bot:
         raise errors.BadSeat()
     if len(room.claims) >= MAX_CLAIMS:
         raise errors.TooManyClaims()
@@ -279,6 +313,8 @@ def _without(room: Room, seat: int) -> Room:
         host -= 1
     elif seat == host and host >= len(players):
         host = 0
+    if players and players[host].bot:  # a bot never hosts: the first person does
+        host = next((s for s, p in enumerate(players) if not p.bot), host)
     return replace(room, players=players, host=host)
 
 
@@ -329,7 +365,8 @@ def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -
     # Who went out of the game gives up their seat now, as if they had left the lobby.
     for out in reversed([s for s, p in enumerate(room.players) if p.out]):
         room = _without(room, out)
-    return replace(room, phase="lobby", clovers=(), resolution=None, results=())
+    players = tuple(replace(p, stand_in=False) for p in room.players)
+    return replace(room, players=players, phase="lobby", clovers=(), resolution=None, results=())
 
 
 # --- the clue phase ------------------------------------------------------------
@@ -546,7 +583,15 @@ def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Ro
 def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     if seat is not None:
         raise errors.NotSystem()
-    players = tuple(replace(p, present=s in action.present) for s, p in enumerate(room.players))
+    players = tuple(
+        p
+        if p.bot
+        # a player back takes their seat back from the bot that stood in
+        else replace(
+            p, present=s in action.present, stand_in=p.stand_in and s not in action.present
+        )
+        for s, p in enumerate(room.players)
+    )
     return _check_if_agreed(replace(room, players=players))
 
 

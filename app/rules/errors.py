@@ -133,6 +133,11 @@ class PlayerPresent(Conflict):
     default_message = N_("Only a player who has left the table can be removed.")
 
 
+class BotStandsIn(Conflict):
+    code = "bot_stands_in"
+    default_message = N_("A bot already plays this seat.")
+
+
 class TooFewLeft(Conflict):
     code = "too_few_left"
     default_message = N_("A game goes on with two players at least: it cannot lose another.")

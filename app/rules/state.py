@@ -30,6 +30,8 @@ LANGUAGES = ("en", "fr", "zh")
 """A room's language: the deck it deals from and how its clues are checked."""
 CLAIMS_BY = ("anyone", "host")
 """Who may let another device take a seat whose player is away."""
+BOT_NAMES = ("Basil", "Fern", "Juniper", "Hazel", "Sorrel", "Rowan", "Linden", "Yarrow")
+"""The bots' own names, the first one free taken: plants, like the clover itself."""
 CHAT_KEPT = 200
 """How many chat lines a room keeps: enough to scroll back through a game."""
 
@@ -46,6 +48,15 @@ class Player:
     device: str = ""
     """Which device plays this seat: the claim that last moved it ("" for the device
     that took it). A seat token stands for the seat only while it names this device."""
+    bot: bool = False
+    """Played by the server's bot for good: always present, never the host."""
+    stand_in: bool = False
+    """While its player is away, the bot plays this seat; it hands it back on their return."""
+
+    @property
+    def played(self) -> bool:
+        """Whether someone plays this seat now: its player, or a bot for them."""
+        return self.present or self.bot or self.stand_in
 
 
 @dataclass(frozen=True)
@@ -231,7 +242,12 @@ class Room:
         return self.resolution is not None and seat != self.spectator() and self.in_game(seat)
 
     def present_guessers(self) -> frozenset[int]:
-        return frozenset(s for s, p in enumerate(self.players) if p.present and self.is_guesser(s))
+        """The guessers the table waits for: those playing now, bots and stand-ins included."""
+        return frozenset(s for s, p in enumerate(self.players) if p.played and self.is_guesser(s))
+
+    def has_bots(self) -> bool:
+        """Whether a bot plays a seat, for good or standing in."""
+        return any(p.bot or p.stand_in for p in self.players)
 
     def lock_holder(self) -> int | None:
         """The player to the Spectator's left, or the next present guesser when absent.
@@ -245,7 +261,7 @@ class Room:
         n = len(self.players)
         left = [(spectator + step) % n for step in range(1, n)]
         left = [s for s in left if self.in_game(s)] or left
-        return next((s for s in left if self.players[s].present), left[0])
+        return next((s for s in left if self.players[s].played), left[0])
 
     def acting_host(self) -> int:
         """Who may use the host's controls now: the host, or while the host is away,
@@ -258,7 +274,15 @@ class Room:
         if n == 0 or (self.players[self.host].present and self.in_game(self.host)):
             return self.host
         left = ((self.host + step) % n for step in range(1, n))
-        return next((s for s in left if self.players[s].present and self.in_game(s)), self.host)
+        return next(
+            (s for s in left if self.is_person_here(s) and self.in_game(s)),
+            self.host,
+        )
+
+    def is_person_here(self, seat: int) -> bool:
+        """A person plays this seat and is here: not a bot, not away."""
+        player = self.players[seat]
+        return player.present and not player.bot
 
     def total(self) -> int:
         return sum(r.score for r in self.results)

@@ -80,6 +80,8 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
                 "host": s == room.acting_host(),
                 "present": p.present,
                 "out": p.out,
+                "bot": p.bot,
+                "stand_in": p.stand_in,
                 "done": room.phase == "clues" and room.clovers[s].done,
             }
             for s, p in enumerate(room.players)

@@ -46,3 +46,11 @@ class ChatTooFast(RuleError):
 
 class DeckTooSmallForAnyGame(Exception):
     """Raised at launch: no game could ever be dealt from this deck."""
+
+
+class NoBots(RuleError):
+    """Bots are not installed here, or do not speak the room's language."""
+
+    code = "bots_unavailable"
+    status = 409
+    default_message = N_("Bots are not installed on this server.")

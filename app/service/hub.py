@@ -16,6 +16,7 @@ from typing import Any
 from app.rules.actions import (
     BOARD_ACTIONS,
     Action,
+    AddBot,
     Allow,
     Claim,
     Clues,
@@ -23,6 +24,7 @@ from app.rules.actions import (
     Join,
     Kick,
     Refuse,
+    StandIn,
     Withdraw,
 )
 from app.rules.state import Room
@@ -66,6 +68,10 @@ def happened(action: Action, seat: int | None, before: Room, after: Room) -> dic
         summary["name"] = actor.name
     if isinstance(action, Kick | Drop) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
+    if isinstance(action, AddBot) and len(after.players) > len(before.players):
+        summary["bot"] = after.players[-1].name
+    if isinstance(action, StandIn) and 0 <= action.seat < len(before.players):
+        summary["stood_in"] = before.players[action.seat].name
     if isinstance(action, Clues) and action.draft:
         # Saved as it was typed: nothing for the table to be told of.
         summary["draft"] = True

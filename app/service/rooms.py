@@ -20,7 +20,18 @@ from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
-from app.rules.actions import Action, Drop, Join, Kick, Language, Presence, Say, Start
+from app.rules.actions import (
+    Action,
+    AddBot,
+    Drop,
+    Join,
+    Kick,
+    Language,
+    Presence,
+    Say,
+    StandIn,
+    Start,
+)
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
@@ -35,6 +46,7 @@ from app.service.codes import hash_token, new_room_code, new_seed, new_token
 from app.service.copies import RoomCopies
 from app.service.errors import (
     ChatTooFast,
+    NoBots,
     NotSeated,
     RoomNotFound,
     StaleAction,
@@ -74,6 +86,7 @@ class Seated:
     seat: int
 
 
+BOTS_SPEAK = N_("Bots speak English only for now: they play in English rooms.")
 NO_DECK = N_("This table has no deck in that language: choose one it offers.")
 
 
@@ -100,6 +113,10 @@ class RoomService:
         self.presence = presence
         self.cluster: Cluster = cluster or LocalCluster({})
         self.clock = clock
+        self.bot_languages: frozenset[str] = frozenset()
+        """The languages this server's bots speak: none without the bots' brain."""
+        self.after_change: list[Callable[[Room], None]] = []
+        """Called with each room this process changes or first reads (the bots' table)."""
         self.chat_limits = chat_limits or RateLimiter(60, burst=8)
         """Per seat and per process: a few lines at once, then about one a second."""
         self.copies = RoomCopies(store, self._first_read)
@@ -225,6 +242,8 @@ class RoomService:
                 self.copies.put(new)
                 change = change_after(action, seat, room, new)
                 self.hub.publish(code, change)
+                for listener in self.after_change:
+                    listener(new)
                 return change
             raise StaleAction()
 
@@ -253,6 +272,7 @@ class RoomService:
             return None
         if isinstance(action, Language) and action.language not in self.decks:
             raise BadLanguage(NO_DECK)
+        self._bots_may(room, action)
         deck = self.decks.get(room.language, self.deck)
         played = play(room, seat, action, deck=deck.cards)
         new = played.room
@@ -277,6 +297,20 @@ class RoomService:
         if played.finished:
             records.append(self.legends.record(new, now))
         return action, seat, new, records, played.finished
+
+    def _bots_may(self, room: Room, action: Action) -> None:
+        """Bots come only where this server has them, in a language they speak."""
+        if isinstance(action, AddBot | StandIn):
+            if not self.bot_languages:
+                raise NoBots()
+            if room.language not in self.bot_languages:
+                raise NoBots(BOTS_SPEAK)
+        if (
+            isinstance(action, Language)
+            and action.language not in self.bot_languages
+            and any(p.bot for p in room.players)
+        ):
+            raise NoBots(BOTS_SPEAK)
 
     def _stamped(self, action: Action) -> Action:
         """The seed of a deal and the time of a chat line come from the server alone."""
@@ -311,8 +345,10 @@ class RoomService:
     def _first_read(self, room: Room) -> None:
         # Players shown present before a restart get the grace period to come back.
         for player in room.players:
-            if player.present:
+            if player.present and not player.bot:
                 self.presence.touch(room.code, player.pid)
+        for listener in self.after_change:  # a room read again after a restart: its bots
+            listener(room)
 
     async def ensure_room(self, code: str) -> None:
         """``RoomNotFound`` unless there is a room ``code``."""
@@ -327,7 +363,11 @@ class RoomService:
     async def room_view(self, room: Room, seat: int | None, chat_after: int | None = None) -> View:
         """The per-seat view, plus what the Record of Legends says of this room."""
         data = view(room, seat, chat_after=chat_after)
-        data["limits"] = {**data["limits"], "languages": self.languages}
+        data["limits"] = {
+            **data["limits"],
+            "languages": self.languages,
+            "bot_languages": sorted(self.bot_languages),
+        }
         data["best"] = await self.legends.best(room.code)
         data["record"] = room.phase == "finished" and await self.legends.is_record(room.code)
         data["legends"] = (
@@ -406,7 +446,7 @@ class RoomService:
             present = (await self.present_in([code])).get(code, frozenset())
 
         def presence_for(room: Room) -> Action | None:
-            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present)
+            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present or p.bot)
             shown = frozenset(s for s, p in enumerate(room.players) if p.present)
             return None if seats == shown else Presence(seats)
 

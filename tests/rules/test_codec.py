@@ -31,6 +31,8 @@ EXAMPLES = [
     act.Join("Ada"),
     act.Leave(),
     act.Kick(2),
+    act.AddBot(),
+    act.StandIn(1),
     act.Drop(1),
     act.Claim(2, "c1d2", "2026-12-01T10:00:00Z"),
     act.Withdraw("c1d2"),

@@ -64,6 +64,7 @@ def test_a_dropped_clover_leaves_every_view():
         **dict.fromkeys(view(room, 1)["can"], False),
         "kick": [],
         "drop": [],
+        "stand_in": [],
         "allow": [],
         "say": True,
     }

@@ -136,6 +136,7 @@ def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
 
 PROBES = {
     "settings": act.Settings(2),
+    "add_bot": act.AddBot(),
     "claims_by": act.ClaimsBy("host"),
     "language": act.Language("fr"),
     "start": act.Start(1),
@@ -164,7 +165,7 @@ def accepts(room, seat, action) -> bool:
 def assert_allowed_matches_the_engine(room):
     for seat in [*range(len(room.players)), None]:
         can = view(room, seat)["can"]
-        assert set(can) == {*PROBES, "kick", "drop", "allow", "join", "claim"}
+        assert set(can) == {*PROBES, "kick", "drop", "stand_in", "allow", "join", "claim"}
         assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
         assert can["claim"] == (seat is None and accepts(room, None, act.Claim(0, "new", "t")))
         answerable = [
@@ -187,6 +188,10 @@ def assert_allowed_matches_the_engine(room):
             s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.Drop(s))
         ]
         assert can["drop"] == droppable, (seat, room.phase)
+        standing_in = [
+            s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.StandIn(s))
+        ]
+        assert can["stand_in"] == standing_in, (seat, room.phase)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -194,6 +199,11 @@ def assert_allowed_matches_the_engine(room):
 def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, data):
     room = lobby(players)
     room = apply(room, None, act.Presence(frozenset(data.draw(st.sets(st.integers(0, 5))))))
+    assert_allowed_matches_the_engine(room)
+    # The host seats bots in the free seats, or some of them.
+    for _ in range(data.draw(st.integers(0, 6 - players))):
+        if accepts(room, room.acting_host(), act.AddBot()):
+            room = apply(room, room.acting_host(), act.AddBot())
     assert_allowed_matches_the_engine(room)
     # Devices ask for seats; some answers may come only from the host.
     for n in range(data.draw(st.integers(0, 7))):
@@ -215,7 +225,11 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
         seat = data.draw(st.integers(0, players - 1))
         away = frozenset(data.draw(st.sets(st.integers(0, players - 1))))
         room = apply(room, None, act.Presence(frozenset(range(players)) - away))
-        move = data.draw(st.sampled_from([act.Leave(), act.Drop(data.draw(SEATS))]))
+        move = data.draw(
+            st.sampled_from(
+                [act.Leave(), act.Drop(data.draw(SEATS)), act.StandIn(data.draw(SEATS))]
+            )
+        )
         if accepts(room, seat, move):
             room = apply(room, seat, move, deck=DECK)
         assert_allowed_matches_the_engine(room)

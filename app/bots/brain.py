@@ -1,0 +1,30 @@
+"""What a bot knows of words: how related two are, and which words it may write.
+
+One ``Brain`` serves every bot of a server. It is slow to make (the model and
+the clue words' vectors: a second from the cache, several the first time) and
+then answers from memory; it keeps no state of any room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from app.bots.model import Embedder
+from app.bots.vocabulary import candidate_vectors, candidate_words
+
+
+class Brain:
+    def __init__(self, embedder: Embedder | None = None) -> None:
+        self.embedder = embedder or Embedder()
+        self.words = candidate_words()
+        """The words a bot may write as clues, most frequent first."""
+        self.word_vectors = candidate_vectors(self.embedder)
+
+    def vectors(self, words: Sequence[str]) -> Any:
+        """Unit vectors of ``words``, lowercase (the model knows no case)."""
+        return self.embedder.vectors([w.lower() for w in words])
+
+    def relatedness(self, left: Sequence[str], right: Sequence[str]) -> Any:
+        """``len(left) x len(right)``: how related each word of ``left`` is to each of ``right``."""
+        return self.vectors(left) @ self.vectors(right).T

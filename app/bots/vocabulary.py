@@ -1,0 +1,122 @@
+"""The words a bot may write as clues: common English words, none offensive.
+
+Candidates are the most frequent English words in ``wordfreq``'s list, kept
+when they are plain lowercase words of 3 to 12 letters that say something
+(no function words like "which" or "about"), are not a plural of another
+candidate, and are on no blocklist: ``better-profanity``'s list of offensive
+words and ours (``blocklist.txt``: words a friendly table would not want a
+bot to write, such as violence and slurs the first list lacks).
+
+Their vectors take a few seconds to compute, so they are kept on disk
+(``SOCLOVER_BOT_CACHE``, by default the user's cache directory) under a name
+that changes with the model, the vocabulary and this list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import re
+from functools import cache
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from app.bots.model import MODEL_SHA256, Embedder
+
+log = logging.getLogger(__name__)
+
+SIZE = 6000
+"""How many candidate words: enough for a clue for most pairs, a few seconds to embed."""
+LISTED = 12000
+"""How far down wordfreq's frequency list to look for them."""
+WORD = re.compile(r"[a-z]{3,12}")
+BLOCKLIST = Path(__file__).parent / "blocklist.txt"
+
+FUNCTION_WORDS = Path(__file__).parent / "function_words.txt"
+"""Words that name nothing ("which", "about"): a clue must say something."""
+
+
+def blocked_words() -> frozenset[str]:
+    """Every word a bot never writes (lowercase)."""
+    return _blocked()
+
+
+@cache
+def _blocked() -> frozenset[str]:
+    theirs = (files("better_profanity") / "profanity_wordlist.txt").read_text(encoding="utf-8")
+    return frozenset(_lines(theirs)) | frozenset(_lines(BLOCKLIST))
+
+
+def _lines(source: Path | str) -> list[str]:
+    """The words of a list, one a line, lowercase; ``#`` starts a comment line."""
+    text = source.read_text(encoding="utf-8") if isinstance(source, Path) else source
+    words = (line.strip().lower() for line in text.splitlines())
+    return [w for w in words if w and not w.startswith("#")]
+
+
+@cache
+def candidate_words() -> tuple[str, ...]:
+    """The clue words, most frequent first."""
+    from wordfreq import top_n_list
+
+    blocked = blocked_words()
+    function_words = set(_lines(FUNCTION_WORDS))
+    listed = top_n_list("en", LISTED)
+    known = set(listed)
+    kept: list[str] = []
+    for word in listed:
+        if not WORD.fullmatch(word) or word in function_words or word in blocked:
+            continue
+        if any(part in blocked for part in _parts(word)):
+            continue
+        if word.endswith("s") and (word[:-1] in known or word[:-2] in known):
+            continue  # a plural of a word that is a candidate itself
+        kept.append(word)
+        if len(kept) == SIZE:
+            break
+    return tuple(kept)
+
+
+def _parts(word: str) -> list[str]:
+    """The blocklisted words a candidate may hide (a compound's halves)."""
+    return [word[:i] for i in range(4, len(word) - 2)] + [word[i:] for i in range(3, len(word) - 3)]
+
+
+def candidate_vectors(embedder: Embedder) -> Any:
+    """The candidates' vectors, read from the cache or computed (and cached)."""
+    import numpy as np
+
+    words = candidate_words()
+    path = _cache_dir() / f"clue-words-{_fingerprint(words)}.npy"
+    try:
+        vectors = np.load(path)
+        if vectors.shape == (len(words), 384):
+            embedder.learn(words, vectors)
+            return vectors
+    except (OSError, ValueError):
+        pass
+    vectors = embedder.vectors(words)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(partial, vectors)
+        partial.replace(path)
+    except OSError as error:  # a read-only home: compute them again next time
+        log.warning("could not keep the bots' word vectors in %s: %s", path.parent, error)
+    return vectors
+
+
+def _cache_dir() -> Path:
+    configured = os.environ.get("SOCLOVER_BOT_CACHE")
+    if configured:
+        return Path(configured)
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "soclover-table"
+
+
+def _fingerprint(words: tuple[str, ...]) -> str:
+    digest = hashlib.sha256(MODEL_SHA256.encode())
+    digest.update("\n".join(words).encode())
+    return digest.hexdigest()[:16]
