@@ -26,7 +26,7 @@ from typing import Any
 from app.bots.brain import Brain
 from app.bots.guessing import Laid, best_board
 from app.bots.writing import write_clues
-from app.rules import actions as act
+from app.rules.actions import Action, Agree, Clues, Done, Lock, Place
 
 View = dict[str, Any]
 
@@ -42,7 +42,7 @@ class Pace(Enum):
 
 @dataclass(frozen=True)
 class Turn:
-    action: act.Action
+    action: Action
     pace: Pace
 
 
@@ -70,9 +70,9 @@ def _clues(view: View, brain: Brain) -> Turn | None:
         pairs = [tuple(leaf["pair"]) for leaf in clover["leaves"]]
         keywords = [w for card in clover["cards"] for w in card["words"]]
         clues = write_clues(pairs, keywords, written, brain, view["language"])
-        return Turn(act.Clues(clues), Pace.WRITE)
+        return Turn(Clues(clues), Pace.WRITE)
     if view["can"]["done"]:
-        return Turn(act.Done(), Pace.MOVE)
+        return Turn(Done(), Pace.MOVE)
     return None
 
 
@@ -92,9 +92,9 @@ def _resolution(view: View, seat: int, brain: Brain) -> Turn | None:
         target = best_board(res["clues"], cards, board, rejected, brain)
         spot = min(s for s in target if s not in board)
         laid = target[spot]
-        return Turn(act.Place(card=laid.card, spot=spot, rotation=laid.rotation), Pace.MOVE)
+        return Turn(Place(card=laid.card, spot=spot, rotation=laid.rotation), Pace.MOVE)
     if seat not in res["agreed"]:
-        return Turn(act.Agree(), Pace.MOVE)
+        return Turn(Agree(), Pace.MOVE)
     if view["can"]["lock"]:
         people = {
             p["seat"]
@@ -102,5 +102,5 @@ def _resolution(view: View, seat: int, brain: Brain) -> Turn | None:
             if p["present"] and not p["bot"] and not p["out"] and p["seat"] != res["spectator"]
         }
         waiting = people - set(res["agreed"])
-        return Turn(act.Lock(), Pace.MOVE if not waiting else Pace.IDLE)
+        return Turn(Lock(), Pace.MOVE if not waiting else Pace.IDLE)
     return None
