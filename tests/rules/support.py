@@ -12,10 +12,13 @@ CLUES = ("Alpha", "Bravo", "Charlie", "Delta")
 NAMES = ("Ada", "Bea", "Cy", "Dot", "Eve", "Flo")
 
 
-def lobby(players: int, decoys: int = 1) -> Room:
+def lobby(players: int, decoys: int = 1, bots: int = 0) -> Room:
+    """``players`` seats: people, the last ``bots`` of them bots."""
     room = new_room("ABCDE", NAMES[0], decoys)
-    for name in NAMES[1:players]:
+    for name in NAMES[1 : players - bots]:
         room = apply(room, None, act.Join(name))
+    for _ in range(bots):
+        room = apply(room, 0, act.AddBot())
     return room
 
 
@@ -23,15 +26,19 @@ def everyone_present(room: Room) -> Room:
     return apply(room, None, act.Presence(frozenset(range(len(room.players)))))
 
 
-def started(players: int, seed: int = 7, decoys: int = 1, present: bool = True) -> Room:
-    room = lobby(players, decoys)
+def started(
+    players: int, seed: int = 7, decoys: int = 1, present: bool = True, bots: int = 0
+) -> Room:
+    room = lobby(players, decoys, bots)
     if present:
         room = everyone_present(room)
     return apply(room, 0, act.Start(seed), deck=DECK)
 
 
-def resolving(players: int, seed: int = 7, decoys: int = 1, present: bool = True) -> Room:
-    room = started(players, seed, decoys, present)
+def resolving(
+    players: int, seed: int = 7, decoys: int = 1, present: bool = True, bots: int = 0
+) -> Room:
+    room = started(players, seed, decoys, present, bots)
     for seat in range(players):
         room = apply(room, seat, act.Clues(CLUES))
         room = apply(room, seat, act.Done())

@@ -3,11 +3,16 @@
 import json
 from dataclasses import replace
 
+import pytest
+
 from app.rules import actions as act
 from app.rules.engine import apply
 from app.rules.views import view
 
 from .support import guessers, lay, lobby, resolving, started, truth
+
+SEATED_BOTS = pytest.mark.parametrize("bots", [0, 2], ids=["people", "with-bots"])
+"""Hidden things stay hidden with bots at the table as with people only."""
 
 
 def dump(room, seat):
@@ -28,8 +33,9 @@ def test_lobby_view_has_players_and_no_game():
     assert v["max"] == 18 and v["total"] == 0
 
 
-def test_in_the_clue_phase_each_player_sees_only_their_own_clover():
-    room = started(4)
+@SEATED_BOTS
+def test_in_the_clue_phase_each_player_sees_only_their_own_clover(bots):
+    room = started(4, bots=bots)
     for seat in range(4):
         v = view(room, seat)
         cards = v["clover"]["cards"]
@@ -42,8 +48,9 @@ def test_in_the_clue_phase_each_player_sees_only_their_own_clover():
         assert not any(f'"{w}"' in text for c in room.clovers[seat].decoys for w in c.words)
 
 
-def test_nobody_without_a_seat_sees_any_clover_in_the_clue_phase():
-    room = started(3)
+@SEATED_BOTS
+def test_nobody_without_a_seat_sees_any_clover_in_the_clue_phase(bots):
+    room = started(3, bots=bots)
     text = dump(room, None)
     assert view(room, None)["clover"] is None
     for clover in room.clovers:
@@ -57,8 +64,9 @@ def test_the_owner_sees_pairs_and_clues_on_each_leaf():
     assert all(len(leaf["pair"]) == 2 for leaf in leaves)
 
 
-def test_guessers_see_clues_pool_and_board_but_not_the_solution():
-    room = resolving(4)
+@SEATED_BOTS
+def test_guessers_see_clues_pool_and_board_but_not_the_solution(bots):
+    room = resolving(4, bots=bots)
     spectator = room.spectator()
     for seat in [*guessers(room), None]:
         res = view(room, seat)["resolution"]
@@ -69,9 +77,10 @@ def test_guessers_see_clues_pool_and_board_but_not_the_solution():
     assert len(mine["solution"]) == 4 and len(mine["decoys"]) == 1
 
 
-def test_a_guessers_view_does_not_depend_on_the_hidden_truth():
+@SEATED_BOTS
+def test_a_guessers_view_does_not_depend_on_the_hidden_truth(bots):
     """Swap which card is the decoy and how the true cards lie: guessers see no difference."""
-    room = resolving(3)
+    room = resolving(3, bots=bots)
     spectator = room.spectator()
     clover = room.clovers[spectator]
     shuffled = replace(
@@ -91,8 +100,9 @@ def test_a_guessers_view_does_not_depend_on_the_hidden_truth():
     assert dump(room, spectator) != dump(other, spectator)
 
 
-def test_other_clovers_stay_hidden_during_resolution():
-    room = resolving(4)
+@SEATED_BOTS
+def test_other_clovers_stay_hidden_during_resolution(bots):
+    room = resolving(4, bots=bots)
     spectator = room.spectator()
     for seat in range(4):
         text = dump(room, seat)

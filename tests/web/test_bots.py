@@ -3,10 +3,14 @@ whole game with one person, through the same actions and events as everyone."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 
 from app.web.deps import cookie_name
-from tests.kit.players import Player, create, join, table_of
+from tests.kit.players import Player, create, join, table, table_of
+from tests.kit.presence import QUICK, gone_quiet, present
+from tests.kit.stream import NoEvent, Stream
 from tests.kit.waiting import wait_for
 
 FAST = {"SOCLOVER_BOT_PACE": "0.01"}
@@ -105,3 +109,88 @@ def test_one_person_and_two_bots_play_a_whole_game_to_the_record(make_server) ->
     assert [legend["players"] for legend in legends] == [
         ["Ada", *[p["name"] for p in state["players"][1:]]]
     ]
+
+
+def test_a_person_s_stream_in_a_game_with_bots_carries_nothing_hidden(make_server) -> None:  # type: ignore[no-untyped-def]
+    """Every event Ada's stream sends while she plays with two bots: in the clue phase
+    no word of a bot's clover, during a rebuild no solution, no decoy, no word of a
+    clover not yet on the table. (The bots' clovers are learnt after the game, from the
+    history, which makes them public.)"""
+    api = make_server(**FAST).url
+    ada, _ = bots_table(api, 2)
+    stream = Stream(f"{api}/api/rooms/{ada.code}/events", dict(ada.headers))
+    ada.act("start")
+    ada.act("clues", clues=["Thing", "Stuff", "Object", "Item"])
+    ada.act("done")
+
+    def play_along() -> dict:  # type: ignore[type-arg]
+        state = ada.state()
+        res = state["resolution"]
+        if res is not None and res["checked"]:
+            return ada.act("next")
+        if res is not None and res["spectator"] != 0 and res["full"] and 0 not in res["agreed"]:
+            ada.post("agree")
+        return state
+
+    wait_for(play_along, lambda s: s["phase"] == "finished", what="the whole game", timeout=120)
+    events = []
+    while True:  # every event sent, up to a second of silence after the end
+        try:
+            events.append(stream.next(1.0))
+        except NoEvent:
+            break
+    stream.close()
+    history = httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=ada.headers).json()
+    words = {
+        clover["spectator"]: {
+            w for card in clover["solution"] + clover["decoys"] for w in card["words"]
+        }
+        for clover in history["clovers"]
+    }
+    states = [e.json["state"] for e in events if e.json and "state" in e.json]
+    assert len(states) > 20 and any(s["phase"] == "resolution" for s in states)
+    for state in states:
+        text = json.dumps(state)
+        if state["phase"] == "clues":
+            hidden = words[1] | words[2]
+        elif state["phase"] == "resolution" and not state["resolution"]["checked"]:
+            on_table = state["resolution"]["spectator"]
+            hidden = set().union(*(w for seat, w in words.items() if seat != on_table))
+            hidden -= words[on_table]
+            if on_table != 0:
+                assert state["resolution"]["solution"] is None
+                assert state["resolution"]["decoys"] is None
+        else:
+            continue
+        leaked = [w for w in hidden if f'"{w}"' in text]
+        assert leaked == [], (state["phase"], leaked)
+
+
+def test_a_bot_stands_in_for_a_player_away_and_hands_the_seat_back(make_server) -> None:  # type: ignore[no-untyped-def]
+    api = make_server(**FAST, **QUICK).url
+    ada, bea, cy = table(api, 3)
+    with present([ada, bea]):
+        ada.act("start")
+        gone_quiet(cy)
+        bea.refused(403, "not_host", "stand_in", seat=cy.seat)
+        ada.refused(409, "player_present", "stand_in", seat=bea.seat)
+        state = ada.act("stand_in", seat=cy.seat)
+        assert state["players"][cy.seat]["stand_in"] is True
+        assert state["can"]["stand_in"] == []
+        ada.refused(409, "bot_stands_in", "stand_in", seat=cy.seat)
+        # The bot writes Cy's clues and says Cy is done, in Cy's place.
+        for p in (ada, bea):
+            p.act("clues", clues=["Thing", "Stuff", "Object", "Item"])
+            p.act("done")
+        state = wait_for(
+            ada.state, lambda s: s["phase"] == "resolution", what="Cy's clues by the bot"
+        )
+        assert state["players"][cy.seat]["stand_in"] is True
+        # Cy comes back: the seat is theirs again at once, and no bot plays it any more.
+        cy.act("say", text="back!")
+        state = wait_for(
+            ada.state,
+            lambda s: s["players"][cy.seat]["present"] and not s["players"][cy.seat]["stand_in"],
+            what="Cy back in their seat",
+        )
+        assert state["players"][cy.seat]["bot"] is False
