@@ -196,12 +196,7 @@ def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:
     if not settings.bots or missing_packages():
         return None
 
-    def brain() -> object:
-        from app.bots.brain import Brain
-
-        return Brain()
-
-    table = BotTable(service, brain, Paces().scaled(settings.bot_pace))
+    table = BotTable(service, Paces().scaled(settings.bot_pace))
     service.bot_languages = BOT_LANGUAGES
     table.start()
     return table

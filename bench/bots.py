@@ -12,8 +12,9 @@
 4. Bots beside people (``--server``): the main benchmark's action-to-every-client
    latency for rooms of people (``bench.run.measure``, one rate step), on a
    server alone and on a server where 20 rooms of one scripted person and two
-   bots play games back to back at ten times a person's pace, alternated
-   ``--repeat`` times. Goal: the median p99 moves by less than 10 %.
+   bots play games back to back (at a person's pace; ``--pace 0.1``: ten times
+   faster), alternated ``--repeat`` times. Goal: the median p99 moves by less
+   than 10 %.
 
 Scores are the same at every run (the bots decide the same from the same
 views); times are not: this machine is shared, so runs are repeated.
@@ -184,30 +185,48 @@ class BotRooms:
             await act("add_bot")
             await act("add_bot")
             await act("start")
-            while not self._stop.is_set():
-                async with http.get(url, headers=headers) as r:
-                    state = await r.json()
-                res = state["resolution"]
-                if state["phase"] == "clues" and state["can"]["write"]:
-                    await act("clues", clues=["Qzx", "Qzy", "Qzw", "Qzv"])
-                    await act("done")
-                elif res and res["checked"]:
-                    await act("next")
-                elif res and state["can"]["agree"] and 0 not in res["agreed"]:
-                    await act("agree")
-                elif state["phase"] == "finished":
-                    self.games += 1
-                    await act("again")
-                    await act("start")
-                await asyncio.sleep(0.3)
+            # The person's page: one stream, read as it comes, as a browser holds it.
+            async with http.get(f"{url}/events", headers=headers) as stream:
+                data: list[str] = []
+                async for raw in stream.content:
+                    if self._stop.is_set():
+                        return
+                    line = raw.decode().rstrip("\r\n")
+                    if line.startswith("data:"):
+                        data.append(line[5:].strip())
+                        continue
+                    if line or not data:
+                        continue
+                    event, data = json.loads("".join(data)), []
+                    state = event.get("state") if isinstance(event, dict) else None
+                    if state is not None:
+                        await self._answer(state, act)
         except Exception as error:  # reported, not raised: the measurement goes on
             self.errors.append(f"room {i}: {error!r}")
 
+    async def _answer(self, state: dict[str, Any], act: Any) -> None:
+        """The person's part: clues, an Agree to a full board, Next, another game."""
+        res = state["resolution"]
+        if state["phase"] == "clues" and state["can"]["write"]:
+            await act("clues", clues=["Qzx", "Qzy", "Qzw", "Qzv"])
+            await act("done")
+        elif res and res["checked"]:
+            await asyncio.sleep(2.0)  # reading the reveal
+            await act("next")
+        elif res and state["can"]["agree"] and 0 not in res["agreed"]:
+            await asyncio.sleep(1.0)
+            await act("agree")
+        elif state["phase"] == "finished":
+            self.games += 1
+            await act("again")
+            await act("start")
 
-def beside_people(repeat: int, rooms: int, rate: float, say: Any) -> dict[str, Any]:
+
+def beside_people(repeat: int, rooms: int, rate: float, pace: float, say: Any) -> dict[str, Any]:
     from bench.run import app_server, measure
 
     runs: dict[str, list[float]] = {"alone": [], "with_bots": []}
+    cpu: dict[str, list[float]] = {"alone": [], "with_bots": []}
     bot_games = 0
     for n in range(repeat):
         for kind in ("alone", "with_bots"):
@@ -216,9 +235,8 @@ def beside_people(repeat: int, rooms: int, rate: float, say: Any) -> dict[str, A
                 server = app_server(kind, f"sqlite:///{workdir}/bench.sqlite3", 1, workdir)
                 try:
                     if kind == "with_bots":
-                        # ten times a person's pace: the bots think far more than at a table
                         server.stop()
-                        server = _server_with_pace(workdir, "0.1")
+                        server = _server_with_pace(workdir, str(pace))
                         with BotRooms(server.base, 20) as bots:
                             time.sleep(3)
                             result = measure(server, "app", rooms, [rate], 10.0, 1, n, _quiet)
@@ -231,16 +249,22 @@ def beside_people(repeat: int, rooms: int, rate: float, say: Any) -> dict[str, A
                     server.stop()
             step = result["steps"][0]
             runs[kind].append(step["p99_ms"])
-            say(f"  run {n + 1} {kind:>9}: p99 {step['p99_ms']:6.1f} ms (p50 {step['p50_ms']})")
+            cpu[kind].append(step["server_cpu_pct"])
+            say(
+                f"  run {n + 1} {kind:>9}: p99 {step['p99_ms']:6.1f} ms (p50 {step['p50_ms']}), "
+                f"server CPU {step['server_cpu_pct']} %"
+            )
     alone, with_bots = statistics.median(runs["alone"]), statistics.median(runs["with_bots"])
     return {
         "rooms_of_people": rooms,
         "rate": rate,
         "p99_ms": runs,
+        "server_cpu_pct": cpu,
         "median_alone_ms": alone,
         "median_with_bots_ms": with_bots,
         "moved_pct": round((with_bots - alone) / alone * 100, 1) if alone else None,
         "bot_games_finished": bot_games,
+        "bot_pace": pace,
     }
 
 
@@ -263,12 +287,17 @@ def _quiet(message: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench.bots", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bots", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--clovers", type=int, default=100, help="clovers bots write and rebuild")
     parser.add_argument("--repeat", type=int, default=3, help="runs of each timed measurement")
     parser.add_argument("--server", action="store_true", help="also bots beside people (minutes)")
     parser.add_argument("--rooms", type=int, default=100, help="rooms of people, with --server")
     parser.add_argument("--rate", type=float, default=100.0, help="their actions a second")
+    parser.add_argument(
+        "--pace", type=float, default=1.0, help="the bots' pace (SOCLOVER_BOT_PACE), with --server"
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "bots.json")
     args = parser.parse_args(argv)
 
@@ -311,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     if args.server:
         say(f"people's rooms alone and beside 20 rooms of bots ({args.repeat} runs each):")
-        results["beside_people"] = beside_people(args.repeat, args.rooms, args.rate, say)
+        results["beside_people"] = beside_people(args.repeat, args.rooms, args.rate, args.pace, say)
         b = results["beside_people"]
         say(
             f"people's p99: {b['median_alone_ms']} ms alone, {b['median_with_bots_ms']} ms "

@@ -6,7 +6,8 @@ view), waits as long as a person would, and, if the room has not moved
 meanwhile, sends the action through the one action path with the ``seq`` it
 decided on: a move the table made in the meantime wins, and the bot decides
 again from the new board. Bots think on one worker thread, so however many
-rooms have bots, they use at most one core and never the event loop.
+rooms have bots, they use at most one core and never this process's
+interpreter: they think in a process of their own (``app.bots.thinking``).
 
 Bots play only while a person is at the table: a room whose people have all
 gone waits for them, and is picked up again by the next change or, after a
@@ -20,14 +21,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import multiprocessing
 import random
-import time
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from app.bots.thinking import start, think
 from app.rules.actions import Action
 from app.rules.errors import RuleError
 from app.rules.state import Room
@@ -59,16 +61,17 @@ class BotTable:
     def __init__(
         self,
         service: RoomService,
-        brain: Callable[[], Any],
         paces: Paces = Paces(),
         rng: random.Random | None = None,
     ) -> None:
         self.service = service
-        self._make_brain = brain
-        self._brain: Any = None
         self.paces = paces
         self._rng = rng or random.Random()
-        self._thinker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bots")
+        # A process of its own (started at the first bot's first thought): thinking
+        # there never holds this process's interpreter, so other rooms never wait.
+        self._thinker = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"), initializer=start
+        )
         self._tasks: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self.decisions: deque[float] = deque(maxlen=5000)
@@ -83,7 +86,7 @@ class BotTable:
         for task in list(self._tasks.values()):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        self._thinker.shutdown(wait=False, cancel_futures=True)
+        self._thinker.shutdown(wait=True, cancel_futures=True)
 
     def wake(self, room: Room) -> None:
         """``room`` changed: its bots have a look, unless they are looking already."""
@@ -148,16 +151,8 @@ class BotTable:
 
     async def _decide(self, seen: dict[str, Any]) -> Turn | None:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thinker, self._think, seen)
-
-    def _think(self, seen: dict[str, Any]) -> Turn | None:
-        from app.bots.player import decide
-
-        if self._brain is None:
-            self._brain = self._make_brain()
-        began = time.perf_counter()
-        turn = decide(seen, self._brain)
-        self.decisions.append(time.perf_counter() - began)
+        turn, seconds = await loop.run_in_executor(self._thinker, think, seen)
+        self.decisions.append(seconds)
         return turn
 
     def _wait(self, turn: Turn) -> float:
