@@ -20,6 +20,7 @@ from .conftest import PHONE, OpenPlayer, Player, axe_violations, describe_violat
 from .test_play import board, button, place, same_board
 
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+SHOOTING = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 
 
 @pytest.fixture
@@ -50,6 +51,8 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
     assert ada.page.get_by_role("button", name=f"Remove {bot_name}").count() == 1
     assert bea.page.get_by_role("button", name="Add a bot").count() == 0
     assert not axe_violations(ada.page), describe_violations(axe_violations(ada.page))
+    if SHOOTING:
+        ada.page.screenshot(path=str(SCREENSHOTS / "bots-lobby-phone.png"))
     button(ada, "Start the game").click()
 
     for n, p in enumerate(people):
@@ -79,6 +82,8 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
             )
             assert shown["spots"][3] == [decoy, 1]
             built_on = True
+            if SHOOTING:
+                guessing[0].page.screenshot(path=str(SCREENSHOTS / "bots-resolution-phone.png"))
         _play_out(people, guessing, bot_watches=watching is None)
         same_board(people)
         last = ada.page.get_by_role("button", name="See the final score")
@@ -89,8 +94,6 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
     final = ada.state()
     assert final["phase"] == "finished" and len(final["results"]) == 3
     assert [p["bot"] for p in final["players"]] == [False, False, True]
-    if os.environ.get("SOCLOVER_SCREENSHOTS") == "1":
-        ada.page.screenshot(path=str(SCREENSHOTS / "bots-finished.png"))
 
 
 def _lay_any(guessing: list[Player]) -> None:

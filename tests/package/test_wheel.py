@@ -35,6 +35,7 @@ DATA = {
     "migrations": "app/migrations",
     "app/templates": "app/templates",
     "app/locale": "app/locale",
+    "app/bots": "app/bots",
 }
 """The repository's folders the server reads, and where the wheel carries them."""
 

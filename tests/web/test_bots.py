@@ -186,11 +186,13 @@ def test_a_bot_stands_in_for_a_player_away_and_hands_the_seat_back(make_server) 
             ada.state, lambda s: s["phase"] == "resolution", what="Cy's clues by the bot"
         )
         assert state["players"][cy.seat]["stand_in"] is True
-        # Cy comes back: the seat is theirs again at once, and no bot plays it any more.
-        cy.act("say", text="back!")
-        state = wait_for(
-            ada.state,
-            lambda s: s["players"][cy.seat]["present"] and not s["players"][cy.seat]["stand_in"],
-            what="Cy back in their seat",
-        )
+        # Cy comes back (their page opens): the seat is theirs again, no bot plays it.
+        with present([cy]):
+            state = wait_for(
+                ada.state,
+                lambda s: (
+                    s["players"][cy.seat]["present"] and not s["players"][cy.seat]["stand_in"]
+                ),
+                what="Cy back in their seat",
+            )
         assert state["players"][cy.seat]["bot"] is False
