@@ -141,7 +141,11 @@ class BotTable:
         turns = []
         for seat, player in enumerate(room.players):
             if player.bot or (player.stand_in and not player.present):
-                turn = await self._decide(view(room, seat))
+                seen = view(room, seat)
+                can = seen["can"]
+                if not (can["write"] or can["done"] or can["move"]):
+                    continue  # nothing this seat may do now: no need to think
+                turn = await self._decide(seen)
                 if turn is not None:
                     turns.append((order[turn.pace], seat, player.pid, turn))
         if not turns:
