@@ -65,8 +65,10 @@ test: $(VENV)/.installed $(AXE)
 
 # Left out: the modules whose outcome cannot depend on the database (the catalogs,
 # the API's document, the interface's language, headers and CSP, the service
-# worker, static pages, error pages); `make test` runs them.
-SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pages dead_ends
+# worker, static pages, error pages, the forms that post the same actions as the
+# API, the look-alike names the rules judge); `make test` runs them.
+SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pages dead_ends \
+	forms lookalikes
 test-postgres: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q app
 	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest tests/web \
