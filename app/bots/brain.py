@@ -24,7 +24,3 @@ class Brain:
     def vectors(self, words: Sequence[str]) -> Any:
         """Unit vectors of ``words``, lowercase (the model knows no case)."""
         return self.embedder.vectors([w.lower() for w in words])
-
-    def relatedness(self, left: Sequence[str], right: Sequence[str]) -> Any:
-        """``len(left) x len(right)``: how related each word of ``left`` is to each of ``right``."""
-        return self.vectors(left) @ self.vectors(right).T

@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from app.bots.player import Pace, Turn
 from app.bots.thinking import start, think
 from app.rules.actions import Action
 from app.rules.errors import RuleError
@@ -36,7 +37,6 @@ from app.rules.state import Room
 from app.rules.views import view
 
 if TYPE_CHECKING:
-    from app.bots.player import Turn
     from app.service.rooms import RoomService
 
 log = logging.getLogger(__name__)
@@ -135,8 +135,6 @@ class BotTable:
 
     async def _next_turn(self, room: Room) -> tuple[int, Turn] | None:
         """The bot that acts first and its action: a move before a clue before a lock-in."""
-        from app.bots.player import Pace
-
         order = {Pace.MOVE: 0, Pace.WRITE: 1, Pace.IDLE: 2}
         turns = []
         for seat, player in enumerate(room.players):
@@ -160,8 +158,6 @@ class BotTable:
         return turn
 
     def _wait(self, turn: Turn) -> float:
-        from app.bots.player import Pace
-
         base = {
             Pace.WRITE: self.paces.write,
             Pace.MOVE: self.paces.move,
