@@ -109,9 +109,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         cluster: Cluster
         if is_sqlite(settings.database_url):
             writer = SqliteWriter(settings.database_url)
-            store, cluster = SqliteStore(sessions, writer), LocalCluster(limits)
+            store, cluster = SqliteStore(engine, writer), LocalCluster(limits)
         else:
-            store = PostgresStore(sessions)
+            store = PostgresStore(engine)
             cluster = PostgresCluster(settings.database_url, sessions, limits)
         service = RoomService(
             store,

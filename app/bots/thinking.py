@@ -7,6 +7,8 @@ few milliseconds on that process's core.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import time
 from typing import Any
 
@@ -15,10 +17,21 @@ from app.bots.player import Turn, decide
 _brain: Any = None
 
 
+NICENESS = 10
+"""How much lower than the server's this process's CPU priority is."""
+
+
 def start() -> None:
-    """Load the brain (the process pool's initializer)."""
+    """Load the brain (the process pool's initializer), at a lower CPU priority.
+
+    A bot that waits a few milliseconds more for a core is never noticed (it plays at
+    a person's pace); a person's action that waits behind a bot's thought is.
+    """
     global _brain
     from app.bots.brain import Brain
+
+    with contextlib.suppress(OSError, AttributeError):  # not everywhere, and not vital
+        os.nice(NICENESS)
 
     _brain = Brain()
 

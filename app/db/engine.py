@@ -9,11 +9,12 @@ front instead of failing (or worse) when a reader later tries to write.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     AsyncSession,
@@ -74,19 +75,46 @@ def is_sqlite(url: str) -> bool:
     return make_url(_plain(url)).get_backend_name() == "sqlite"
 
 
+PING_AFTER_IDLE_S = 5.0
+"""A pooled PostgreSQL connection idle longer than this is checked before use."""
+
+
 def make_async_engine(url: str) -> AsyncEngine:
-    engine = create_async_engine(
-        async_url(url),
-        pool_pre_ping=not is_sqlite(url),
-        json_serializer=to_text,
-    )
+    engine = create_async_engine(async_url(url), json_serializer=to_text)
     if is_sqlite(url):
         configure_sqlite(engine.sync_engine)
+    else:
+        ping_when_idle(engine.sync_engine, PING_AFTER_IDLE_S)
     return engine
 
 
+def ping_when_idle(engine: Engine, after: float) -> None:
+    """Check a pooled connection before use, but only one that sat idle ``after`` seconds.
+
+    SQLAlchemy's ``pool_pre_ping`` checks at every checkout, and on asyncpg its check
+    is three round trips (BEGIN, an empty query, ROLLBACK): more than the one
+    statement that saves an action. A connection in steady use has just proved
+    itself; one idle a while may have been cut (a database restart, a firewall),
+    and a failed check makes the pool open a new one.
+    """
+
+    @event.listens_for(engine, "checkin")
+    def _returned(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _taken(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.pop("idle_since", None)
+        if since is not None and time.monotonic() - since > after:
+            try:
+                engine.dialect.do_ping(dbapi_connection)
+            except Exception as error:
+                raise DisconnectionError() from error
+
+
 def configure_sqlite(engine: Engine) -> None:
-    """WAL, busy timeout, foreign keys, full sync, and BEGIN IMMEDIATE for every transaction."""
+    """WAL, busy timeout, foreign keys, full sync, and BEGIN IMMEDIATE for every transaction
+    (reads run autocommitted, one statement each, and take no lock)."""
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -102,7 +130,8 @@ def configure_sqlite(engine: Engine) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+        if connection.get_execution_options().get("isolation_level") != "AUTOCOMMIT":
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:

@@ -3,9 +3,9 @@
 Reads go through the async engine on both. Writes differ only in how they
 reach the database: on SQLite through its one writer thread
 (``app/db/writer.py``), which commits queued writes together; on PostgreSQL
-through an async session, with ``NOTIFY soclover_rooms, '<code>:<seq>'`` in
-the same transaction, so other processes hear of a change exactly when it
-is committed. Both write a room only ``WHERE seq`` is still the one it was
+in one autocommitted statement that also calls ``pg_notify('soclover_rooms',
+'<code>:<seq>')``, so other processes hear of a change exactly when it is
+committed. Both write a room only ``WHERE seq`` is still the one it was
 read at: if another process got there first, nothing is written.
 
 Statements are SQLAlchemy Core, built once: through the ORM the same write
@@ -16,13 +16,28 @@ than the SQLite commit itself).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import fields
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
-from sqlalchemy import Connection, Table, bindparam, delete, desc, func, select, text
+from sqlalchemy import (
+    Connection,
+    Executable,
+    Table,
+    TextClause,
+    bindparam,
+    delete,
+    desc,
+    func,
+    select,
+    text,
+)
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.engine import make_sessionmaker
 from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
 from app.db.writer import SqliteWriter
 from app.rules.codec import room_from_data, room_to_data
@@ -112,23 +127,32 @@ def _expire(db: Connection, idle_since: datetime) -> list[str]:
 
 
 class SqlStore:
-    """Reads, on both databases; the subclasses write."""
+    """Reads, on both databases; the subclasses write.
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
-        self.sessions = sessions
+    Every read is one statement, run outside any transaction of ours: on PostgreSQL
+    one round trip instead of three (BEGIN, SELECT, ROLLBACK); on SQLite no
+    ``BEGIN IMMEDIATE``, which would wait for the writer's lock just to read.
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+        self.autocommit = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    async def _rows(self, query: Executable) -> Sequence[Any]:
+        async with self.autocommit.connect() as db:
+            return (await db.execute(query)).all()
+
+    async def _one(self, query: Executable) -> Any:
+        """The first column of the one row ``query`` finds, or ``None``."""
+        rows = await self._rows(query)
+        return rows[0][0] if rows else None
 
     async def read(self, code: str) -> Room | None:
-        async with self.sessions() as session:
-            state = (
-                await session.execute(select(_ROOM.c.state).where(_ROOM.c.code == code))
-            ).scalar_one_or_none()
+        state = await self._one(select(_ROOM.c.state).where(_ROOM.c.code == code))
         return None if state is None else room_from_data(state)
 
     async def seq(self, code: str) -> int | None:
-        async with self.sessions() as session:
-            found: int | None = (
-                await session.execute(select(_ROOM.c.seq).where(_ROOM.c.code == code))
-            ).scalar_one_or_none()
+        found: int | None = await self._one(select(_ROOM.c.seq).where(_ROOM.c.code == code))
         return found
 
     async def logged(self, code: str, after: int, upto: int) -> list[Logged]:
@@ -138,9 +162,8 @@ class SqlStore:
             .where(a.room == code, a.seq > after, a.seq <= upto)
             .order_by(a.seq)
         )
-        async with self.sessions() as session:
-            rows = (await session.execute(query)).all()
-        return [Logged(seq, seat, action, state) for seq, seat, action, state in rows]
+        rows = await self._rows(query)
+        return [Logged(*row) for row in rows]
 
     async def game_log(self, code: str, upto: int) -> list[Logged]:
         a = _ACTION.c
@@ -156,17 +179,15 @@ class SqlStore:
             .where(a.room == code, a.seq >= start, a.seq <= upto)
             .order_by(a.seq)
         )
-        async with self.sessions() as session:
-            rows = (await session.execute(query)).all()
-        return [Logged(seq, seat, action, state) for seq, seat, action, state in rows]
+        rows = await self._rows(query)
+        return [Logged(*row) for row in rows]
 
     async def seat(self, token_hash: str) -> tuple[str, int, str] | None:
         query = select(_SEAT.c.room, _SEAT.c.pid, _SEAT.c.device).where(
             _SEAT.c.token_hash == token_hash
         )
-        async with self.sessions() as session:
-            row = (await session.execute(query)).one_or_none()
-        return None if row is None else (row.room, row.pid, row.device)
+        rows = await self._rows(query)
+        return (rows[0].room, rows[0].pid, rows[0].device) if rows else None
 
     async def legends(
         self,
@@ -187,8 +208,7 @@ class SqlStore:
             query = query.where(g.room == room)
         if language is not None:
             query = query.where(g.language == language)
-        async with self.sessions() as session:
-            rows = (await session.execute(query.limit(limit))).all()
+        rows = await self._rows(query.limit(limit))
         return [
             {
                 "id": r.id,
@@ -207,15 +227,14 @@ class SqlStore:
     async def scores(self, code: str) -> list[int]:
         g = _LEGEND.c
         query = select(g.score).where(g.room == code).order_by(desc(g.finished_at), desc(g.id))
-        async with self.sessions() as session:
-            return list((await session.execute(query)).scalars().all())
+        return [score for (score,) in await self._rows(query)]
 
 
 class SqliteStore(SqlStore):
     """SQLite in one process: every write through the one writer thread."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], writer: SqliteWriter) -> None:
-        super().__init__(sessions)
+    def __init__(self, engine: AsyncEngine, writer: SqliteWriter) -> None:
+        super().__init__(engine)
         self.writer = writer
 
     async def create(self, room: Room, records: Sequence[Record], at: datetime) -> None:
@@ -231,11 +250,53 @@ class SqliteStore(SqlStore):
         return await self.writer.write(lambda db: _expire(db, idle_since))
 
 
-_NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+_PG = postgresql.dialect()  # type: ignore[no-untyped-call]  # SQLAlchemy's dialect class
+
+
+@lru_cache(maxsize=16)
+def _save_in_one(kinds: tuple[type, ...]) -> TextClause:
+    """One statement that saves a room over its ``seq`` with records of ``kinds``,
+    and announces it: a data-modifying CTE, so a single round trip and, autocommitted,
+    a single transaction.
+
+    The room is updated only where ``seq`` is still the one read; every record is
+    inserted ``FROM saved`` and the ``NOTIFY`` selected from it too, so a stale save
+    writes and announces nothing, and answers no row.
+    """
+    quote = _PG.identifier_preparer.quote
+    parts = [
+        "WITH saved AS (UPDATE room SET seq = :seq, phase = :phase,"
+        " state = CAST(:state AS json), updated_at = :updated_at"
+        " WHERE code = :b_code AND seq = :b_seq RETURNING code)"
+    ]
+    binds = [bindparam("state", type_=_ROOM.c.state.type)]
+    for i, kind in enumerate(kinds):
+        table = _TABLES[kind]
+        names = [f.name for f in fields(kind)]
+        values = []
+        for name in names:
+            column = table.c[name]
+            values.append(f"CAST(:r{i}_{name} AS {column.type.compile(dialect=_PG)})")
+            binds.append(bindparam(f"r{i}_{name}", type_=column.type))
+        parts.append(
+            f", r{i} AS (INSERT INTO {quote(table.name)}"
+            f" ({', '.join(quote(n) for n in names)}) SELECT {', '.join(values)} FROM saved)"
+        )
+    parts.append(" SELECT pg_notify(:channel, :payload) FROM saved")
+    return text("".join(parts)).bindparams(*binds)
 
 
 class PostgresStore(SqlStore):
-    """PostgreSQL, any number of processes: each change announced as it commits."""
+    """PostgreSQL, any number of processes: each change announced as it commits.
+
+    A save is one autocommitted statement (``_save_in_one``): one round trip where a
+    transaction of its own took six (BEGIN, UPDATE, INSERT, NOTIFY, COMMIT and the
+    pool's ping).
+    """
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        super().__init__(engine)
+        self.sessions = make_sessionmaker(engine)
 
     async def create(self, room: Room, records: Sequence[Record], at: datetime) -> None:
         try:
@@ -245,12 +306,23 @@ class PostgresStore(SqlStore):
             raise CodeTaken() from None
 
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
-        async with self.sessions() as session, session.begin():
-            await session.run_sync(lambda s: _save(s.connection(), old_seq, room, records, at))
-            # Sent by PostgreSQL at commit: never for a change that was rolled back.
-            await session.execute(
-                _NOTIFY, {"channel": CHANNEL, "payload": f"{room.code}:{room.seq}"}
-            )
+        params: dict[str, Any] = {
+            "b_code": room.code,
+            "b_seq": old_seq,
+            "seq": room.seq,
+            "phase": room.phase,
+            "state": room_to_data(room),
+            "updated_at": at,
+            "channel": CHANNEL,
+            "payload": f"{room.code}:{room.seq}",
+        }
+        for i, record in enumerate(records):
+            params.update({f"r{i}_{k}": v for k, v in _values(record).items()})
+        statement = _save_in_one(tuple(type(r) for r in records))
+        async with self.autocommit.connect() as db:
+            saved = (await db.execute(statement, params)).first()
+        if saved is None:
+            raise StaleAction()
 
     async def expire(self, idle_since: datetime) -> list[str]:
         async with self.sessions() as session, session.begin():

@@ -53,11 +53,16 @@ class Replay:
             return
         async with self.locks.hold(code):
             cached = self.copies.get(code)
-            if cached is not None and (seq is None or cached.seq < seq):
-                try:
+            if cached is None or (seq is not None and cached.seq >= seq):
+                return
+            try:
+                if seq is not None:
+                    # Told where the room is now: the log from our copy on is the one read.
+                    await self._replay(cached, seq)
+                else:
                     await self.bring_along(code)
-                except RoomNotFound:
-                    return
+            except RoomNotFound:
+                return
 
     async def bring_along(self, code: str) -> Room:
         """Our copy of ``code`` as stored now; the caller holds the room's lock."""

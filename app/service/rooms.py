@@ -35,7 +35,7 @@ from app.rules.actions import (
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
-from app.rules.errors import BadLanguage
+from app.rules.errors import BadLanguage, RuleError
 from app.rules.state import LANGUAGES, Room
 from app.rules.text import N_
 from app.rules.views import View, history_view, view
@@ -225,17 +225,27 @@ class RoomService:
         also: AlsoSave | None,
     ) -> Change:
         async with self.locks.hold(code):
-            room = await self._current(code)
+            room, fresh = await self._current(code)
             for _ in range(ATTEMPTS):
-                decided = self._decide(room, pid, action_for, expect_seq, also)
+                try:
+                    decided = self._decide(room, pid, action_for, expect_seq, also)
+                except RuleError:
+                    if fresh:
+                        raise
+                    # Our copy may be behind another process: the stored room decides.
+                    room, fresh = await self.replay.bring_along(code), True
+                    continue
                 if decided is None:
-                    return Change(room.seq, room, None)
+                    if fresh:
+                        return Change(room.seq, room, None)
+                    room, fresh = await self.replay.bring_along(code), True
+                    continue
                 action, seat, new, records, finished = decided
                 try:
                     await self.store.save(room.seq, new, records, self.clock())
                 except StaleAction:
                     # Another process saved this room first: catch up and decide again.
-                    room = await self.replay.bring_along(code)
+                    room, fresh = await self.replay.bring_along(code), True
                     continue
                 if finished:
                     self.legends.forget(code)
@@ -335,12 +345,17 @@ class RoomService:
                 return await self.copies.read(code)
         return cached
 
-    async def _current(self, code: str) -> Room:
-        """The room to decide on, under its lock: our copy, or on several processes our
-        copy brought up to date."""
-        if self.cluster.shared:
-            return await self.replay.bring_along(code)
-        return self.copies.get(code) or await self.copies.read(code)
+    async def _current(self, code: str) -> tuple[Room, bool]:
+        """The room to decide on, under its lock, and whether it is known to be as stored.
+
+        Our copy, even with several processes: deciding on it and saving over its
+        ``seq`` is one round trip, and a save refused as stale (or a refusal by the
+        rules) sends us to read what another process stored and decide again.
+        """
+        cached = self.copies.get(code)
+        if cached is not None:
+            return cached, not self.cluster.shared
+        return await self.copies.read(code), True
 
     def _first_read(self, room: Room) -> None:
         # Players shown present before a restart get the grace period to come back.

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.engine import make_async_engine
 from app.db.migrate import upgrade
 from app.db.models import RoomRow
 from app.db.store import SqliteStore
@@ -55,7 +55,7 @@ async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
     engine = make_async_engine(url)
     writer = SlowWriter(url)
     service = RoomService(
-        SqliteStore(make_sessionmaker(engine), writer),
+        SqliteStore(engine, writer),
         load_deck(builtin_deck_path()),
         RoomHub(),
         RoomLocks(),
@@ -70,10 +70,8 @@ async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
 
 async def _stored_seq(service: RoomService, code: str) -> int:
     assert isinstance(service.store, SqliteStore)
-    async with service.store.sessions() as session:
-        seq: int = (
-            await session.execute(select(RoomRow.seq).where(RoomRow.code == code))
-        ).scalar_one()
+    async with service.store.engine.connect() as db:
+        seq: int = (await db.execute(select(RoomRow.seq).where(RoomRow.code == code))).scalar_one()
         return seq
 
 
@@ -118,7 +116,7 @@ def test_a_copy_behind_the_disk_is_brought_along_and_the_action_decided_again(
         other_writer = SqliteWriter(service_url(tmp_path))
         engine = make_async_engine(service_url(tmp_path))
         other = RoomService(
-            SqliteStore(make_sessionmaker(engine), other_writer),
+            SqliteStore(engine, other_writer),
             service.deck,
             RoomHub(),
             RoomLocks(),

@@ -7,7 +7,7 @@ import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.engine import make_async_engine
 from app.db.migrate import upgrade
 from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
@@ -28,7 +28,7 @@ async def _with_service(tmp_path: Path, check: Callable[[RoomService], Awaitable
     engine = make_async_engine(url)
     writer = SqliteWriter(url)
     service = RoomService(
-        SqliteStore(make_sessionmaker(engine), writer),
+        SqliteStore(engine, writer),
         load_deck(builtin_deck_path()),
         RoomHub(),
         RoomLocks(),

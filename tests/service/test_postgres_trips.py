@@ -1,0 +1,161 @@
+"""On PostgreSQL an action costs one round trip, and two processes never both apply
+against one ``seq``.
+
+These drive two ``RoomService``s (two server processes, as far as the database can
+tell) on one fresh PostgreSQL database. Every statement and every plain query the
+driver sends is counted: a prepared statement through SQLAlchemy's cursor events,
+BEGIN/ROLLBACK and pings through asyncpg's query logger. Run with
+SOCLOVER_TEST_POSTGRES (``make test-postgres``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from sqlalchemy import event, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.migrate import upgrade
+from app.db.models import ActionRow
+from app.db.shared import PostgresCluster
+from app.db.store import PostgresStore
+from app.rules import actions as act
+from app.rules.deck import builtin_deck_path, load_deck
+from app.service.errors import StaleAction
+from app.service.hub import RoomHub
+from app.service.locks import RoomLocks
+from app.service.presence import PresenceTracker
+from app.service.ratelimit import RateLimiter
+from app.service.rooms import RoomService
+from app.service.seats import Seat
+from tests.kit.server import POSTGRES, drop_database, fresh_database
+from tests.service.support import run_async
+
+if not POSTGRES:
+    if os.environ.get("SOCLOVER_REQUIRE_POSTGRES"):
+        raise RuntimeError("SOCLOVER_REQUIRE_POSTGRES is set but SOCLOVER_TEST_POSTGRES is not")
+    pytest.skip("needs PostgreSQL: set SOCLOVER_TEST_POSTGRES", allow_module_level=True)
+
+DECK = load_deck(builtin_deck_path())
+
+
+def counted(engine: AsyncEngine) -> list[str]:
+    """What the driver sends over ``engine``'s connections from now on, in order."""
+    sent: list[str] = []
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _logged(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.driver_connection.add_query_logger(lambda q: sent.append(q.query))
+
+    @event.listens_for(engine.sync_engine, "before_cursor_execute")
+    def _statement(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        sent.append(statement)
+
+    return sent
+
+
+def service_on(url: str, engine: AsyncEngine) -> RoomService:
+    """A service as a worker of several runs it (our copies may lag behind the database;
+    no listener here brings them along)."""
+    return RoomService(
+        PostgresStore(engine),
+        DECK,
+        RoomHub(),
+        RoomLocks(),
+        PresenceTracker(30),
+        PostgresCluster(url, make_sessionmaker(engine), {}),
+        chat_limits=RateLimiter(60_000, burst=1_000),  # the races below chat fast
+    )
+
+
+Check = Callable[[RoomService, RoomService, list[str], AsyncEngine], Awaitable[None]]
+
+
+async def _two_workers(tmp_path: Any, check: Check) -> None:
+    url = fresh_database(tmp_path / "unused.sqlite3")
+    try:
+        await asyncio.to_thread(upgrade, url)
+        engines = [make_async_engine(url), make_async_engine(url)]
+        sent = counted(engines[0])
+        try:
+            ours, other = (service_on(url, engine) for engine in engines)
+            await check(ours, other, sent, engines[0])
+        finally:
+            for engine in engines:
+                await engine.dispose()
+    finally:
+        drop_database(url)
+
+
+def test_an_action_is_one_round_trip(tmp_path: Any) -> None:
+    async def check(ours: RoomService, _: RoomService, sent: list[str], __: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        host = Seat(code, 0)
+        await ours.act(code, host, act.Settings(decoys=2))  # statements prepared, pool warm
+        for decoys in (3, 4, 1):
+            sent.clear()
+            update = await ours.act(code, host, act.Settings(decoys=decoys))
+            assert len(sent) == 1, sent
+            assert sent[0].startswith("WITH saved AS (UPDATE room")
+            assert (await update.view())["decoys"] == decoys
+
+    run_async(_two_workers(tmp_path, check))
+
+
+def test_a_worker_behind_the_other_reads_the_room_again_and_loses_nothing(
+    tmp_path: Any,
+) -> None:
+    """Each worker decides on its own copy; the one whose save finds the ``seq`` moved
+    on writes nothing, brings its copy along and decides again."""
+
+    async def check(ours: RoomService, other: RoomService, _: list[str], db: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        host = Seat(code, 0)
+        await ours.act(code, host, act.Settings(decoys=2))
+        await other.load(code)  # the other worker now holds its own copy
+        await ours.act(code, host, act.Say("first, on ours"))
+        # the other's copy is behind: its save is refused by the database, not merged
+        update = await other.act(code, host, act.Say("second, on the other"))
+        assert [line.text for line in (await other.load(code)).chat] == [
+            "first, on ours",
+            "second, on the other",
+        ]
+        # the rules judge against the stored room: a seq the other had not seen is current
+        await other.act(code, host, act.Settings(decoys=3), expect_seq=update.seq)
+        with pytest.raises(StaleAction):
+            await ours.act(code, host, act.Settings(decoys=4), expect_seq=update.seq)
+
+        async def many(service: RoomService, n: int) -> dict[str, int]:
+            """Lines said through one worker: each accepted one with its seq; a save
+            that lost the race five times over is refused (409), never merged."""
+            said = {}
+            for i in range(15):
+                with contextlib.suppress(StaleAction):
+                    said[f"{n}-{i}"] = (await service.act(code, host, act.Say(f"{n}-{i}"))).seq
+            return said
+
+        said = await asyncio.gather(many(ours, 0), many(other, 1))
+        accepted = {**said[0], **said[1]}
+        assert said[0] and said[1]
+        assert len(set(accepted.values())) == len(accepted), "two workers applied at one seq"
+        async with db.connect() as conn:
+            logged = list(
+                (
+                    await conn.execute(
+                        select(ActionRow.seq).where(ActionRow.room == code).order_by(ActionRow.seq)
+                    )
+                ).scalars()
+            )
+        assert logged == list(range(logged[-1] + 1)), "the log has a gap or a repeat"
+        room = await ours.load(code)
+        assert room.seq == logged[-1]
+        lines = {line.text: line for line in room.chat if "-" in line.text}
+        assert set(lines) == set(accepted), "a refused line was kept or an accepted one lost"
+
+    run_async(_two_workers(tmp_path, check))
