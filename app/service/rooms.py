@@ -188,9 +188,10 @@ class RoomService:
         self.presence.touch(code, seat.pid)
         if isinstance(action, Say) and not self.chat_limits.allow(f"{code}:{seat.pid}"):
             raise ChatTooFast()
-        cached = self.copies.get(code)
-        if isinstance(action, Kick | Drop) or (
-            cached is not None and not any(p.pid == seat.pid and p.present for p in cached.players)
+        # A room let go of from memory is read first: it may show them away.
+        cached = self.copies.get(code) or await self.load(code)
+        if isinstance(action, Kick | Drop) or not any(
+            p.pid == seat.pid and p.present for p in cached.players
         ):
             # Removing someone must judge presence as it is now, not as of the last sweep.
             await self.sync_presence(code)

@@ -192,3 +192,22 @@ def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_r
         assert not service.copies.reading()  # nothing left waiting
 
     run_async(_game(tmp_path, check))
+
+
+def test_a_host_shown_away_in_a_room_let_go_of_from_memory_acts_as_host_on_return(
+    tmp_path: Path,
+) -> None:
+    """The host's tap is a sign of life: it counts even when the room was read back
+    from disk showing them away (their first request after a long pause)."""
+
+    async def check(service: RoomService, writer: SlowWriter) -> None:
+        code = (await service.create("Ada", 1)).code
+        await service.join(code, "Bea")
+        await service.join(code, "Cy")
+        bea, cy = (await service.load(code)).players[1:]
+        await service.sync_presence(code, frozenset({bea.pid, cy.pid}))  # the host away
+        service.copies.drop(code)  # and the room let go of by housekeeping
+        update = await service.act(code, Seat(code, 0), act.Start())
+        assert (await update.view())["phase"] == "clues"
+
+    run_async(_game(tmp_path, check))
