@@ -72,7 +72,7 @@ SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pag
 test-postgres: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q app
 	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest tests/web \
-		tests/service/test_postgres_trips.py \
+		tests/service/test_postgres.py \
 		$(foreach m,$(SAME_ON_ANY_DATABASE),--ignore=tests/web/test_$(m).py)
 
 # The wheel as a user installs it: built, installed with the locked dependencies

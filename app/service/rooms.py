@@ -480,7 +480,9 @@ class RoomService:
         if not self.cluster.shared:
             return {code: tracker.present(code) for code in codes}
         await self.cluster.seen({code: tracker.signs(code) for code in codes}, tracker.grace)
-        return await self.cluster.present(codes, tracker.grace)
+        shared = await self.cluster.present(codes, tracker.grace)
+        # Whom this process saw lately is present, whatever the table has caught up with.
+        return {code: shared.get(code, frozenset()) | tracker.present(code) for code in codes}
 
 
 async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:

@@ -1,5 +1,5 @@
-"""On PostgreSQL an action costs one round trip, and two processes never both apply
-against one ``seq``.
+"""The one action path on PostgreSQL: an action costs one round trip, two processes
+never both apply against one ``seq``, and whom a process saw is present.
 
 These drive two ``RoomService``s (two server processes, as far as the database can
 tell) on one fresh PostgreSQL database. Every statement and every plain query the
@@ -157,5 +157,37 @@ def test_a_worker_behind_the_other_reads_the_room_again_and_loses_nothing(
         assert room.seq == logged[-1]
         lines = {line.text: line for line in room.chat if "-" in line.text}
         assert set(lines) == set(accepted), "a refused line was kept or an accepted one lost"
+
+    run_async(_two_workers(tmp_path, check))
+
+
+def test_whom_this_process_saw_lately_is_present_whatever_the_table_holds_yet(
+    tmp_path: Any,
+) -> None:
+    """A host shown away taps Start while a sweep's write of their sign of life is still
+    under way: this process saw them, so they are present and act as host."""
+
+    async def check(ours: RoomService, _: RoomService, __: list[str], ___: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        await ours.join(code, "Bea")
+        await ours.join(code, "Cy")
+        bea, cy = (await ours.load(code)).players[1:]
+        await ours.sync_presence(code, frozenset({bea.pid, cy.pid}))  # the host shown away
+
+        seen = ours.cluster.seen
+
+        async def hosts_sign_still_being_written(
+            signs: dict[str, dict[int, float]], grace: float
+        ) -> None:
+            """The others' signs reach the table; the host's is still on its way."""
+            await seen(
+                {c: {pid: t for pid, t in s.items() if pid != 0} for c, s in signs.items()}, grace
+            )
+
+        ours.cluster.seen = hosts_sign_still_being_written  # type: ignore[method-assign]
+        ours.presence.touch(code, bea.pid)
+        ours.presence.touch(code, cy.pid)
+        update = await ours.act(code, Seat(code, 0), act.Start())
+        assert (await update.view())["phase"] == "clues"
 
     run_async(_two_workers(tmp_path, check))
