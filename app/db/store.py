@@ -100,20 +100,22 @@ def _create(db: Connection, room: Room, records: Sequence[Record], at: datetime)
     _insert(db, records)
 
 
+def _room_over(old_seq: int, room: Room, at: datetime) -> dict[str, Any]:
+    """The values that write ``room`` over the stored one at ``old_seq`` (both databases)."""
+    return {
+        "b_code": room.code,
+        "b_seq": old_seq,
+        "seq": room.seq,
+        "phase": room.phase,
+        "state": room_to_data(room),
+        "updated_at": at,
+    }
+
+
 def _save(
     db: Connection, old_seq: int, room: Room, records: Sequence[Record], at: datetime
 ) -> None:
-    result = db.execute(
-        _UPDATE_ROOM,
-        {
-            "b_code": room.code,
-            "b_seq": old_seq,
-            "seq": room.seq,
-            "phase": room.phase,
-            "state": room_to_data(room),
-            "updated_at": at,
-        },
-    )
+    result = db.execute(_UPDATE_ROOM, _room_over(old_seq, room, at))
     if result.rowcount != 1:
         raise StaleAction()
     _insert(db, records)
@@ -306,16 +308,8 @@ class PostgresStore(SqlStore):
             raise CodeTaken() from None
 
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
-        params: dict[str, Any] = {
-            "b_code": room.code,
-            "b_seq": old_seq,
-            "seq": room.seq,
-            "phase": room.phase,
-            "state": room_to_data(room),
-            "updated_at": at,
-            "channel": CHANNEL,
-            "payload": f"{room.code}:{room.seq}",
-        }
+        params = _room_over(old_seq, room, at)
+        params.update(channel=CHANNEL, payload=f"{room.code}:{room.seq}")
         for i, record in enumerate(records):
             params.update({f"r{i}_{k}": v for k, v in _values(record).items()})
         statement = _save_in_one(tuple(type(r) for r in records))
