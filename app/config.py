@@ -83,6 +83,12 @@ class Settings(BaseSettings):
         description="How long bots take to act, as a multiple of a person's pace.",
     )
 
+    clock_file: Path | None = Field(
+        default=None,
+        description="For tests only: a file holding how many seconds the server's clock "
+        "runs ahead of the real time, so a test can make a countdown run out at once.",
+    )
+
     secure_cookies: bool = Field(
         default=False, description="Mark seat cookies Secure (behind HTTPS)."
     )

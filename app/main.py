@@ -28,6 +28,7 @@ from app.rules.languages import warm_checkers
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service import housekeeping
 from app.service.bots import BotTable, Paces
+from app.service.clock import shifted_clock, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
@@ -36,6 +37,7 @@ from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
+from app.service.timers import TableClock
 from app.web import api, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
@@ -120,11 +122,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             RoomLocks(),
             PresenceTracker(settings.presence_grace_seconds),
             cluster,
+            clock=shifted_clock(settings.clock_file) if settings.clock_file else utcnow,
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
             decks=app.state.decks,
         )
         app.state.service = service
         bots = _bot_table(service, settings)
+        clock = TableClock(service)
+        clock.start()
         await cluster.start(service.catch_up, service.followed)
         tasks = [
             asyncio.create_task(
@@ -154,6 +159,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            await clock.stop()
             if bots is not None:
                 await bots.stop()
             await cluster.stop()

@@ -39,12 +39,17 @@ class Client:
     times: list[float] = field(default_factory=list)
     events: int = 0
     observer: bool = False
+    path: str = "/api/rooms/{code}/events"
+    """The stream it follows: the API's events, or a page's (``/r/{code}/stream``)."""
     opened: asyncio.Event = field(default_factory=asyncio.Event)
     failed: str | None = None
 
+    watcher: bool = False
+    """Someone who watches the room without playing: a stream, never an action."""
+
     @property
     def headers(self) -> dict[str, str]:
-        return {"Authorization": f"Bearer {self.token}"}
+        return {"Authorization": f"Bearer {self.token}"} if self.token else {}
 
 
 @dataclass
@@ -105,7 +110,7 @@ class LoadGen:
                 raise Errors(f"POST {path} {body.get('type', '')}: {r.status} {raw[:200]!r}")
             return orjson.loads(raw)
 
-    async def setup_room(self, players: int) -> Room:
+    async def setup_room(self, players: int, watchers: int = 0) -> Room:
         host = await self.post("/api/rooms", {"name": NAMES[0]})
         code = host["code"]
         clients = [Client(code, host["token"], 0)]
@@ -132,14 +137,29 @@ class LoadGen:
             spectator = state["resolution"]["spectator"]
             room.guessers = [c for c in clients if c.seat != spectator]
         room.guessers[0].observer = True
+        for n in range(watchers):
+            room.clients.append(await self.watcher(code, n))
         return room
 
-    async def setup(self, sizes: list[int]) -> dict[str, Any]:
+    async def watcher(self, code: str, n: int) -> Client:
+        """A watcher of ``code``: named through the watch API where the server has one,
+        else someone reading the room without a seat (what a guesser sees, either way)."""
+        assert self.http is not None
+        body = {"name": f"Watcher {n}"}
+        async with self.http.post(f"{self.base}/api/rooms/{code}/watch", json=body) as r:
+            raw = await r.read()
+            if r.status == 201:
+                return Client(code, orjson.loads(raw)["token"], -1, watcher=True)
+            if r.status not in (404, 405):
+                raise Errors(f"POST watch: {r.status} {raw[:200]!r}")
+        return Client(code, "", -1, watcher=True)
+
+    async def setup(self, sizes: list[int], watchers: int = 0) -> dict[str, Any]:
         gate = asyncio.Semaphore(SETUP_CONCURRENCY)
 
         async def one(players: int) -> Room:
             async with gate:
-                return await self.setup_room(players)
+                return await self.setup_room(players, watchers)
 
         started = time.perf_counter()
         self.rooms = list(await asyncio.gather(*(one(n) for n in sizes)))
@@ -172,7 +192,7 @@ class LoadGen:
     async def stream(self, client: Client, room: Room) -> None:
         """Read one SSE stream with a small hand parser: ids and arrival times."""
         assert self.streams is not None
-        url = f"{self.base}/api/rooms/{client.code}/events"
+        url = self.base + client.path.format(code=client.code)
         try:
             async with self.streams.get(url, headers=client.headers) as r:
                 if r.status != 200:
@@ -249,8 +269,11 @@ class LoadGen:
             return actor, {"type": "remove", "spot": rng.choice(filled)}
         return actor, {"type": "say", "text": "hmm"}
 
-    async def run(self, rate: float, duration: float, offset: float) -> dict[str, Any]:
-        """Send ``rate`` actions/s for ``duration`` s on a fixed schedule; then time them."""
+    async def run(
+        self, rate: float, duration: float, offset: float, per_room: bool = False
+    ) -> dict[str, Any]:
+        """Send ``rate`` actions/s for ``duration`` s on a fixed schedule; then time them
+        (``per_room``: each room's latencies too, by code)."""
         assert self.http is not None
         for room in self.rooms:
             for c in room.clients:
@@ -311,6 +334,7 @@ class LoadGen:
         await asyncio.sleep(DRAIN_SECONDS)
         cpu = time.process_time() - cpu0
         latencies: list[float] = []
+        by_room: dict[str, list[float]] = {}
         missing = 0
         for room, t0, seq in sent:
             worst = 0.0
@@ -324,11 +348,13 @@ class LoadGen:
                 missing += 1
             else:
                 latencies.append(worst * 1000)
+                by_room.setdefault(room.code, []).append(worst * 1000)
         lags.sort()
         return {
             **counts,
             "missing": missing,
             "latencies_ms": latencies,
+            "room_latencies_ms": by_room if per_room else {},
             "wall": wall,
             "cpu_seconds": cpu,
             "lag_p99_ms": lags[int(0.99 * (len(lags) - 1))] * 1000 if lags else 0.0,
@@ -348,7 +374,7 @@ async def serve(conn: Any, base: str, mode: str, seed: int) -> None:
             command, args = await loop.run_in_executor(None, conn.recv)
             try:
                 if command == "setup":
-                    answer = await gen.setup(args["sizes"])
+                    answer = await gen.setup(args["sizes"], args.get("watchers", 0))
                 elif command == "open":
                     answer = await gen.open(args["timeout"])
                 elif command == "run":

@@ -207,6 +207,7 @@ def measure(
     generators: int,
     seed: int,
     say: Any,
+    watchers: int = 0,
 ) -> dict[str, Any]:
     rng = random.Random(seed)
     sizes = [rng.randint(4, 6) for _ in range(rooms)]
@@ -215,7 +216,7 @@ def measure(
     try:
         share = [sizes[i::generators] for i in range(generators)]
         t = time.perf_counter()
-        setup = gens.ask("setup", [{"sizes": s} for s in share], timeout=1800)
+        setup = gens.ask("setup", [{"sizes": s, "watchers": watchers} for s in share], timeout=1800)
         result["setup_seconds"] = round(time.perf_counter() - t, 1)
         say(f"  {rooms} rooms ready in {result['setup_seconds']} s")
         time.sleep(3)

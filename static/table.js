@@ -261,6 +261,46 @@
     location.reload();
   });
 
+  // --- the table's clock ---------------------------------------------------------------------
+
+  // Every screen counts down to the server's deadline. This device's own clock may be
+  // off by minutes, so the page learns the server's time as it loads (the page says it)
+  // and counts by that: two phones show the same second.
+  var skew = 0;
+  function learnTime(serverMs) {
+    var n = Number(serverMs);
+    if (n > 0) skew = n - Date.now();
+  }
+  function clockText(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var m = Math.floor(s / 60);
+    s = s % 60;
+    return m + ":" + (s < 10 ? "0" : "") + s;
+  }
+  function tickClocks() {
+    document.querySelectorAll(".clock[data-length]").forEach(function (clock) {
+      var running = clock.dataset.ends !== "";
+      var ms = running ? Number(clock.dataset.ends) - (Date.now() + skew) : Number(clock.dataset.left);
+      var time = clock.querySelector(".clock-time");
+      var text = clockText(ms);
+      if (time && time.textContent !== text) time.textContent = text;
+      clock.classList.toggle("low", running && ms > 0 && ms <= 30000);
+      var over = running && ms <= 0;
+      if (over && !clock.classList.contains("over") && clock.dataset.rang !== clock.dataset.ends) {
+        clock.dataset.rang = clock.dataset.ends; // a gentle signal, once per deadline
+        cue("time");
+      }
+      clock.classList.toggle("over", over);
+    });
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var t = table();
+    if (t) learnTime(t.dataset.now);
+    tickClocks();
+  });
+  document.addEventListener("htmx:afterSettle", tickClocks);
+  setInterval(tickClocks, 250);
+
   // --- connection banner -------------------------------------------------------------------
 
   function banner(show) {
@@ -519,6 +559,7 @@
     checked: [[659, 880], [120]],
     cleared: [[440, 349], [60, 40, 60]],
     "all-done": [[587, 784], [100]],
+    time: [[392, 330], [60]],
     chat: [[880], []]
   };
   var audio = null;

@@ -160,7 +160,7 @@ class SqlStore:
     async def logged(self, code: str, after: int, upto: int) -> list[Logged]:
         a = _ACTION.c
         query = (
-            select(a.seq, a.seat, a.action, a.state)
+            select(a.seq, a.seat, a.action, a.state, a.player)
             .where(a.room == code, a.seq > after, a.seq <= upto)
             .order_by(a.seq)
         )
@@ -177,7 +177,7 @@ class SqlStore:
             .scalar_subquery()
         )
         query = (
-            select(a.seq, a.seat, a.action, a.state)
+            select(a.seq, a.seat, a.action, a.state, a.player)
             .where(a.room == code, a.seq >= start, a.seq <= upto)
             .order_by(a.seq)
         )

@@ -8,9 +8,9 @@ added in one place. Field metadata bounds raw input at the edge
 (``max_length`` of a string, ``items`` of a list); the engine then checks
 who may do it and when.
 
-``Start`` carries the seed of the deal and ``Say`` the time, both stamped by
-the service, so applying an action needs no clock and no randomness, and a
-game can be replayed from its action log.
+``Start`` carries the seed of the deal and every action the time (``now``),
+both stamped by the service, so applying an action needs no clock and no
+randomness, and a game can be replayed from its action log.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ class Action:
 
     type: ClassVar[str]
     sent_by: ClassVar[Sender] = "player"
+    now: int = field(default=0, kw_only=True, metadata={"stamped": True})
+    """The server's time when it took the action, in epoch ms: the rules start and stop
+    the table's clock with it, and a replay of the log meets the very same times."""
 
 
 @dataclass(frozen=True)
@@ -37,8 +40,33 @@ class Join(Action):
 
 
 @dataclass(frozen=True)
+class Watch(Action):
+    """Someone with the room's link follows it without a seat, under a name."""
+
+    type: ClassVar[str] = "watch"
+    sent_by: ClassVar[Sender] = "newcomer"
+    name: str = field(metadata={"max_length": 100})
+
+
+@dataclass(frozen=True)
+class Sit(Action):
+    """A watcher takes a free seat in the lobby, as who they are (same id, same token)."""
+
+    type: ClassVar[str] = "sit"
+
+
+@dataclass(frozen=True)
+class WatchersChat(Action):
+    """The host lets the watchers chat, or not."""
+
+    type: ClassVar[str] = "watchers_chat"
+    on: bool
+
+
+@dataclass(frozen=True)
 class Leave(Action):
-    """In the lobby a player gives up their seat; during a game they go out of it."""
+    """In the lobby a player gives up their seat; during a game they go out of it.
+    A watcher who leaves stops watching."""
 
     type: ClassVar[str] = "leave"
 
@@ -128,6 +156,36 @@ class Language(Action):
 class Settings(Action):
     type: ClassVar[str] = "settings"
     decoys: int
+
+
+@dataclass(frozen=True)
+class Timer(Action):
+    """The host sets the clock of ``phase`` (``clues`` or ``rebuild``): its mode and length."""
+
+    type: ClassVar[str] = "timer"
+    phase: str = field(metadata={"max_length": 8})
+    mode: str = field(metadata={"max_length": 10})
+    minutes: int = 5
+
+
+@dataclass(frozen=True)
+class Pause(Action):
+    """The host stops the table's clock for everyone."""
+
+    type: ClassVar[str] = "pause"
+
+
+@dataclass(frozen=True)
+class Resume(Action):
+    type: ClassVar[str] = "resume"
+
+
+@dataclass(frozen=True)
+class Timeout(Action):
+    """The server's word that an enforced clock ran out; the rules check it did."""
+
+    type: ClassVar[str] = "timeout"
+    sent_by: ClassVar[Sender] = "server"
 
 
 @dataclass(frozen=True)
@@ -227,10 +285,14 @@ class Presence(Action):
     type: ClassVar[str] = "presence"
     sent_by: ClassVar[Sender] = "server"
     present: frozenset[int] = frozenset()
+    watchers: frozenset[int] = frozenset()
+    """The watchers present, by pid (a watcher has no seat)."""
 
 
 ACTIONS: tuple[type[Action], ...] = (
     Join,
+    Watch,
+    Sit,
     Leave,
     Kick,
     AddBot,
@@ -241,8 +303,10 @@ ACTIONS: tuple[type[Action], ...] = (
     Allow,
     Refuse,
     ClaimsBy,
+    WatchersChat,
     Language,
     Settings,
+    Timer,
     Start,
     Clues,
     Done,
@@ -256,7 +320,10 @@ ACTIONS: tuple[type[Action], ...] = (
     Next,
     Say,
     Again,
+    Pause,
+    Resume,
     Presence,
+    Timeout,
 )
 """Every action, in the order the API documents them."""
 
@@ -267,3 +334,6 @@ PLAYER_ACTIONS: tuple[type[Action], ...] = tuple(c for c in ACTIONS if c.sent_by
 
 BOARD_ACTIONS = (Place, Remove, Rotate)
 """Actions that change the board, and so clear every Agree."""
+
+WATCHER_ACTIONS = (Sit, Leave, Say)
+"""What a watcher may send: sit down in the lobby, stop watching, and chat (when allowed)."""

@@ -13,20 +13,35 @@ from typing import Any
 from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Room
 
 
-def allowed(room: Room, seat: int | None) -> dict[str, Any]:
+def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str, Any]:
     """Every action this seat may take now: a flag each, for ``kick`` and ``drop`` the
     seats, for ``allow`` the claims this seat may allow (or refuse).
-    ``join`` is for someone without a seat (``seat=None``): whether they may take one."""
+    ``join`` and ``watch`` are for someone without a seat (``seat=None``): whether they
+    may take one, or watch. ``watching``: the answers for a watcher, the same for every
+    one of them (``sit``, ``leave``, ``say``)."""
     seated = seat is not None and 0 <= seat < len(room.players)
-    if not seated:
-        joinable = room.phase == "lobby" and len(room.players) < MAX_PLAYERS
+    if watching:
         return dict.fromkeys(FLAGS, False) | {
             "kick": [],
             "drop": [],
             "stand_in": [],
             "allow": [],
-            "join": joinable,
+            "join": False,
+            "claim": False,
+            "watch": False,
+            "sit": room.has_free_seat(),
+            "leave": True,
+            "say": room.watchers_chat,
+        }
+    if not seated:
+        return dict.fromkeys(FLAGS, False) | {
+            "kick": [],
+            "drop": [],
+            "stand_in": [],
+            "allow": [],
+            "join": room.has_free_seat(),
             "claim": bool(room.players) and len(room.claims) < MAX_CLAIMS,
+            "watch": room.may_watch(),
         }
     assert seat is not None
     if room.players[seat].out:
@@ -40,6 +55,7 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
             "allow": [],
             "join": False,
             "claim": False,
+            "watch": False,
             "say": not quiet,
         }
     host = seat == room.acting_host()
@@ -53,6 +69,9 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
     full = res is not None and res.is_full()
     return {
         "join": False,
+        "watch": False,
+        "sit": False,
+        "watchers_chat": host,
         "settings": lobby and host,
         "start": lobby and host and MIN_PLAYERS <= len(room.players) <= MAX_PLAYERS,
         "leave": lobby or room.phase == "finished" or can_lose_one,
@@ -84,6 +103,9 @@ def allowed(room: Room, seat: int | None) -> dict[str, Any]:
         "claim": False,
         "claims_by": lobby and host,
         "language": lobby and host,
+        "timer": lobby and host,
+        "pause": playing and host and room.timed() and not room.paused,
+        "resume": playing and host and room.timed() and room.paused,
         "write": clover is not None and not clover.done,
         "done": clover is not None and not clover.done and None not in clover.clues,
         "undone": clover is not None and clover.done,
@@ -110,10 +132,15 @@ def _may_answer(room: Room, seat: int, pid: int) -> bool:
 
 
 FLAGS = (
+    "sit",
+    "watchers_chat",
     "settings",
     "add_bot",
     "claims_by",
     "language",
+    "timer",
+    "pause",
+    "resume",
     "start",
     "leave",
     "write",

@@ -18,12 +18,15 @@ from app.rules.state import (
     ChatLine,
     Claim,
     Clover,
+    Countdown,
     Player,
     Rejected,
     Resolution,
     Result,
     Room,
     Slot,
+    Timer,
+    Watcher,
 )
 
 Data = dict[str, Any]
@@ -59,13 +62,44 @@ def room_to_data(room: Room) -> Data:
             {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
             for r in room.results
         ],
-        "chat": [
-            {"id": c.id, "pid": c.pid, "text": c.text, "at": c.at, "name": c.name}
-            for c in room.chat
+        "chat": [_line_data(c) for c in room.chat],
+        "watchers": [
+            {"pid": w.pid, "name": w.name, "present": w.present, "device": w.device}
+            for w in room.watchers
         ],
+        "watchers_chat": room.watchers_chat,
         "claims": [{"id": c.id, "pid": c.pid, "at": c.at} for c in room.claims],
         "claims_by": room.claims_by,
         "language": room.language,
+        "clue_timer": _timer_data(room.clue_timer),
+        "rebuild_timer": _timer_data(room.rebuild_timer),
+        "countdown": None if room.countdown is None else _countdown_data(room.countdown),
+        "paused": room.paused,
+    }
+
+
+def _timer_data(timer: Timer) -> Data:
+    return {"mode": timer.mode, "minutes": timer.minutes}
+
+
+def _countdown_data(clock: Countdown) -> Data:
+    return {
+        "kind": clock.kind,
+        "mode": clock.mode,
+        "length": clock.length,
+        "ends": clock.ends,
+        "left": clock.left,
+    }
+
+
+def _line_data(line: ChatLine) -> Data:
+    return {
+        "id": line.id,
+        "pid": line.pid,
+        "text": line.text,
+        "at": line.at,
+        "name": line.name,
+        "watcher": line.watcher,
     }
 
 
@@ -120,9 +154,18 @@ def room_from_data(data: Data) -> Room:
         resolution=None if res is None else _resolution(res),
         results=tuple(Result(**r) for r in data["results"]),
         chat=_chat(data["chat"], data["players"]),
+        watchers=tuple(Watcher(**w) for w in data.get("watchers", ())),
+        watchers_chat=data.get("watchers_chat", True),
         claims=tuple(Claim(**c) for c in data.get("claims", ())),
         claims_by=data.get("claims_by", "anyone"),
         language=data.get("language", "en"),
+        # Rooms saved before the table had a clock play without one.
+        clue_timer=Timer(**data["clue_timer"]) if "clue_timer" in data else Room.clue_timer,
+        rebuild_timer=(
+            Timer(**data["rebuild_timer"]) if "rebuild_timer" in data else Room.rebuild_timer
+        ),
+        countdown=None if data.get("countdown") is None else Countdown(**data["countdown"]),
+        paused=data.get("paused", False),
     )
 
 
@@ -209,4 +252,5 @@ def action_from_data(data: Data) -> act.Action:
         values["clues"] = tuple(values["clues"])
     elif cls is act.Presence:
         values["present"] = frozenset(values["present"])
+        values["watchers"] = frozenset(values.get("watchers", ()))
     return cls(**values)

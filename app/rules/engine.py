@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from functools import singledispatch
 
 from app.rules import actions as act
-from app.rules import errors
+from app.rules import errors, timers
 from app.rules.clues import fold
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
@@ -34,8 +34,13 @@ from app.rules.state import (
     MAX_DECOYS,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
+    MAX_TIMER_MINUTES,
+    MAX_WATCHERS,
     MIN_DECOYS,
     MIN_PLAYERS,
+    MIN_TIMER_MINUTES,
+    TIMER_MODES,
+    TIMER_PHASES,
     ChatLine,
     Claim,
     Clover,
@@ -43,6 +48,8 @@ from app.rules.state import (
     Resolution,
     Room,
     Slot,
+    Timer,
+    Watcher,
 )
 from app.rules.text import N_
 
@@ -55,13 +62,25 @@ def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS, language: str 
     return replace(_join(room, host_name), seq=0)
 
 
-def apply(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Words] = ()) -> Room:
+def apply(
+    room: Room,
+    seat: int | None,
+    action: act.Action,
+    *,
+    deck: Sequence[Words] = (),
+    watcher: int | None = None,
+) -> Room:
     """Apply ``action`` by ``seat`` to ``room``.
 
     ``seat`` is ``None`` for someone without a seat: a newcomer joining, or the
     server itself reporting presence. ``deck`` is only read by ``Start``.
+    ``watcher`` is the pid of a watcher sending ``action`` (``seat`` is then
+    ``None``): they may sit down, leave and chat, nothing else.
     Raises a ``RuleError`` subclass when the rules refuse the action.
     """
+    if watcher is not None:
+        new = timers.follow(room, _as_watcher(room, watcher, action), action.now)
+        return replace(new, seq=room.seq + 1)
     if seat is None and action.sent_by == "player":
         raise errors.NotAPlayer()
     if seat is not None and not 0 <= seat < len(room.players):
@@ -69,7 +88,7 @@ def apply(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Wo
     if seat is not None and room.players[seat].out and not isinstance(action, act.Say):
         # Out of the game, a player watches it and may chat: nothing else until the next.
         raise errors.AlreadyOut() if isinstance(action, act.Leave) else errors.OutOfGame()
-    new = _handle(action, room, seat, deck)
+    new = timers.follow(room, _handle(action, room, seat, deck), action.now)
     return replace(new, seq=room.seq + 1)
 
 
@@ -82,11 +101,20 @@ class Played:
     """This action ended the game: its score belongs in the Record of Legends."""
 
 
-def play(room: Room, seat: int | None, action: act.Action, *, deck: Sequence[Words] = ()) -> Played:
+def play(
+    room: Room,
+    seat: int | None,
+    action: act.Action,
+    *,
+    deck: Sequence[Words] = (),
+    watcher: int | None = None,
+) -> Played:
     """``apply``, and say what happened: the service keeps the record of a finished
     game without looking into the rules for it."""
-    new = apply(room, seat, action, deck=deck)
-    return Played(new, finished=new.phase == "finished" and room.phase != "finished")
+    new = apply(room, seat, action, deck=deck, watcher=watcher)
+    # A game whose every clover was dropped (the clue clock ran out on all) scores nothing.
+    finished = new.phase == "finished" and room.phase != "finished" and bool(new.turns())
+    return Played(new, finished=finished)
 
 
 @singledispatch
@@ -107,12 +135,79 @@ def _join(room: Room, name: str) -> Room:
         raise errors.GameStarted()
     if len(room.players) >= MAX_PLAYERS:
         raise errors.RoomFull()
-    name = clean_name(name)
-    # A name that looks like a seated player's could pass for them in the seats and the chat.
-    if any(fold(p.name) == fold(name) or look_alike(p.name, name) for p in room.players):
-        raise errors.NameTaken()
+    name = _new_name(room, name)
     player = Player(pid=room.next_pid, name=name)
     return replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
+
+
+def _new_name(room: Room, name: str) -> str:
+    """``name`` cleaned, if nobody in the room, seated or watching, goes by it or one like it.
+
+    A name that looks like another's could pass for them in the seats and the chat.
+    """
+    name = clean_name(name)
+    taken = [p.name for p in room.players] + [w.name for w in room.watchers]
+    if any(fold(other) == fold(name) or look_alike(other, name) for other in taken):
+        raise errors.NameTaken()
+    return name
+
+
+# --- watchers ---------------------------------------------------------------------
+
+
+@_handle.register
+def _on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    """A newcomer watches, in any phase. At the cap, the first come of the watchers who
+    are away makes room; with every watcher here, none may come."""
+    if seat is not None:
+        raise errors.AlreadySeated()
+    name = _new_name(room, action.name)
+    watchers = room.watchers
+    if len(watchers) >= MAX_WATCHERS:
+        away = next((w for w in watchers if not w.present), None)
+        if away is None:
+            raise errors.WatchersFull()
+        watchers = tuple(w for w in watchers if w is not away)
+    watcher = Watcher(pid=room.next_pid, name=name)
+    return replace(room, watchers=(*watchers, watcher), next_pid=room.next_pid + 1)
+
+
+def _as_watcher(room: Room, pid: int, action: act.Action) -> Room:
+    """A watcher's action: sit down in the lobby, stop watching, or chat if allowed."""
+    watcher = room.watcher(pid)
+    if watcher is None:
+        raise errors.NotAPlayer(N_("You are not watching this room."))
+    if isinstance(action, act.Sit):
+        if room.phase != "lobby":
+            raise errors.GameStarted()
+        if len(room.players) >= MAX_PLAYERS:
+            raise errors.RoomFull()
+        player = Player(pid=pid, name=watcher.name, present=watcher.present, device=watcher.device)
+        return replace(room, players=(*room.players, player), watchers=_unwatched(room, pid))
+    if isinstance(action, act.Leave):
+        return replace(room, watchers=_unwatched(room, pid))
+    if isinstance(action, act.Say):
+        if not room.watchers_chat:
+            raise errors.WatchersQuiet()
+        return _said(room, pid, watcher.name, action.text, action.at, watcher=True)
+    raise errors.WatcherCannotPlay()
+
+
+def _unwatched(room: Room, pid: int) -> tuple[Watcher, ...]:
+    return tuple(w for w in room.watchers if w.pid != pid)
+
+
+@_handle.register
+def _on_sit(action: act.Sit, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    raise errors.AlreadySeated()
+
+
+@_handle.register
+def _on_watchers_chat(
+    action: act.WatchersChat, room: Room, seat: int, deck: Sequence[Words]
+) -> Room:
+    _need_host(room, seat)
+    return replace(room, watchers_chat=action.on)
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
@@ -335,6 +430,22 @@ def _on_settings(action: act.Settings, room: Room, seat: int, deck: Sequence[Wor
 
 
 @_handle.register
+def _on_timer(action: act.Timer, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_phase(room, "lobby")
+    _need_host(room, seat)
+    if (
+        action.phase not in TIMER_PHASES
+        or action.mode not in TIMER_MODES
+        or not MIN_TIMER_MINUTES <= action.minutes <= MAX_TIMER_MINUTES
+    ):
+        raise errors.BadTimer()
+    timer = Timer(mode=action.mode, minutes=action.minutes)
+    if action.phase == "clues":
+        return replace(room, clue_timer=timer)
+    return replace(room, rebuild_timer=timer)
+
+
+@_handle.register
 def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     _need_phase(room, "lobby")
     _need_host(room, seat)
@@ -362,9 +473,17 @@ def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -
 @_handle.register
 def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     _need_phase(room, "finished")
-    # Who went out of the game gives up their seat now, as if they had left the lobby.
-    for out in reversed([s for s, p in enumerate(room.players) if p.out]):
+    # Who went out of the game gives up their seat now, as if they had left the lobby,
+    # and watches on as who they are: same id, so their token opens the room still.
+    # The cap holds newcomers back; nobody who was at the table is turned away.
+    outs = [s for s, p in enumerate(room.players) if p.out]
+    watching = tuple(
+        Watcher(pid=p.pid, name=p.name, present=p.present, device=p.device)
+        for p in (room.players[s] for s in outs)
+    )
+    for out in reversed(outs):
         room = _without(room, out)
+    room = replace(room, watchers=(*room.watchers, *watching))
     players = tuple(replace(p, stand_in=False) for p in room.players)
     return replace(room, players=players, phase="lobby", clovers=(), resolution=None, results=())
 
@@ -417,8 +536,11 @@ def _on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> 
 
 
 def _resolution_if_all_done(room: Room) -> Room:
-    """On to the clovers once every clover still in the game has its clues done."""
+    """On to the clovers once every clover still in the game has its clues done; with
+    none left to play (the clue clock dropped them all), the game is over."""
     if all(c.done or c.dropped for c in room.clovers):
+        if not room.turns():
+            return replace(room, phase="finished", resolution=None)
         return replace(room, phase="resolution", resolution=Resolution(turn=0))
     return room
 
@@ -561,6 +683,61 @@ def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> 
     return replace(room, phase="finished", resolution=None)
 
 
+# --- the clock ----------------------------------------------------------------------
+
+
+@_handle.register
+def _on_pause(action: act.Pause, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_clock(room, seat)
+    if room.paused:
+        raise errors.AlreadyPaused()
+    return timers.paused(room, action.now)
+
+
+@_handle.register
+def _on_resume(action: act.Resume, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _need_clock(room, seat)
+    if not room.paused:
+        raise errors.NotPaused()
+    return timers.resumed(room, action.now)
+
+
+def _need_clock(room: Room, seat: int) -> None:
+    if room.phase not in ("clues", "resolution"):
+        raise errors.WrongPhase()
+    _need_host(room, seat)
+    if not room.timed():
+        raise errors.NoClock()
+
+
+@_handle.register
+def _on_timeout(action: act.Timeout, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    """An enforced clock ran out. Clues: saved clues stand, and whoever left a leaf empty
+    has the grace to finish; after the grace their clover is not played. A try: the
+    board is checked as it stands, as if the lock holder had locked it (an empty spot
+    is a wrong card)."""
+    if seat is not None:
+        raise errors.NotSystem(N_("Only the server says when time is up."))
+    clock = room.countdown
+    if clock is None or not timers.has_run_out(room, action.now):
+        raise errors.NotDue()
+    if clock.kind == "rebuild":
+        return _check(room)
+    late = False
+    for clover in room.clovers:
+        if clover.done or clover.dropped:
+            continue
+        if None not in clover.clues:
+            room = _with_clover(room, replace(clover, done=True))
+        elif clock.kind == "grace":
+            room = _with_clover(room, replace(clover, dropped=True))
+        else:
+            late = True
+    if late:
+        return replace(room, countdown=timers.grace(room, action.now))
+    return _resolution_if_all_done(room)
+
+
 # --- any time ---------------------------------------------------------------------
 
 
@@ -573,8 +750,16 @@ def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Ro
     if res is not None and seat == room.spectator() and not res.checked:
         raise errors.SpectatorSilent()
     author = room.players[seat]
+    return _said(room, author.pid, author.name, action.text, action.at)
+
+
+def _said(room: Room, pid: int, name: str, text: str, at: str, *, watcher: bool = False) -> Room:
+    """The room with one more chat line, if ``text`` may be one."""
+    text = text.strip()
+    if not text or len(text) > MAX_CHAT_LENGTH or not is_plain_text(text):
+        raise errors.BadText()
     line = ChatLine(
-        id=room.last_chat_id() + 1, pid=author.pid, text=text, at=action.at, name=author.name
+        id=room.last_chat_id() + 1, pid=pid, text=text, at=at, name=name, watcher=watcher
     )
     return replace(room, chat=(*room.chat, line)[-CHAT_KEPT:])
 
@@ -592,7 +777,8 @@ def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Seque
         )
         for s, p in enumerate(room.players)
     )
-    return _check_if_agreed(replace(room, players=players))
+    watchers = tuple(replace(w, present=w.pid in action.watchers) for w in room.watchers)
+    return _check_if_agreed(replace(room, players=players, watchers=watchers))
 
 
 # --- shared checks --------------------------------------------------------------------

@@ -95,6 +95,18 @@ class OutOfGame(Forbidden):
     default_message = N_("You are out of this game: you may watch it, and play the next one.")
 
 
+class WatcherCannotPlay(Forbidden):
+    code = "watcher_cannot_play"
+    default_message = N_(
+        "You are watching this game: watchers do not play. Take a free seat in the lobby to play."
+    )
+
+
+class WatchersQuiet(Forbidden):
+    code = "watchers_chat_off"
+    default_message = N_("The host has turned the watchers' chat off.")
+
+
 class OwnerHere(Forbidden):
     code = "owner_here"
     default_message = N_(
@@ -111,6 +123,16 @@ class WrongPhase(Conflict):
 class RoomFull(Conflict):
     code = "room_full"
     default_message = N_("This room already has six players.")
+
+
+class WatchersFull(Conflict):
+    code = "watchers_full"
+    default_message = N_("This room has as many watchers as it takes: try again later.")
+
+
+class AlreadySeated(Conflict):
+    code = "already_seated"
+    default_message = N_("You already have a seat at this table.")
 
 
 class GameStarted(Conflict):
@@ -203,6 +225,26 @@ class BoardNotFull(Conflict):
     default_message = N_("All four spots need a card first.")
 
 
+class NoClock(Conflict):
+    code = "no_clock"
+    default_message = N_("This table plays without a clock.")
+
+
+class AlreadyPaused(Conflict):
+    code = "already_paused"
+    default_message = N_("The clock is already paused.")
+
+
+class NotPaused(Conflict):
+    code = "not_paused"
+    default_message = N_("The clock is not paused.")
+
+
+class NotDue(Conflict):
+    code = "not_due"
+    default_message = N_("The clock has not run out.")
+
+
 class AlreadyChecked(Conflict):
     code = "already_checked"
     default_message = N_("This clover has been checked already.")
@@ -252,6 +294,14 @@ class BadSeat(Invalid):
 class BadLanguage(Invalid):
     code = "bad_language"
     default_message = N_("A room plays in English (en), French (fr) or Chinese (zh).")
+
+
+class BadTimer(Invalid):
+    code = "bad_timer"
+    default_message = N_(
+        "A timer times the clues or each try, is off, advisory or enforced, and runs 1 to 15 "
+        "minutes."
+    )
 
 
 class BadChoice(Invalid):

@@ -24,11 +24,13 @@ from app.rules.state import Clover, Resolution, Room
 
 @dataclass(frozen=True)
 class Step:
-    """One logged action: its ``seq``, the seat that sent it as the log has it, the action."""
+    """One logged action: its ``seq``, the seat that sent it as the log has it, the action,
+    and the id of who sent it (a watcher's action has no seat: it is replayed by that id)."""
 
     seq: int
     seat: int | None
     action: act.Action
+    player: int | None = None
 
 
 @dataclass(frozen=True)
@@ -105,7 +107,8 @@ def record_game(start: Room, steps: Iterable[Step]) -> GameRecord:
         # The log keeps the seat a newcomer took; the engine takes a newcomer, and the
         # server's own actions, as sent by nobody.
         actor = step.seat if step.action.sent_by == "player" else None
-        after = apply(room, actor, step.action)
+        watcher = step.player if actor is None and step.action.sent_by == "player" else None
+        after = apply(room, actor, step.action, watcher=watcher)
         record = follow(record, room, after)
         room = after
     return record

@@ -34,6 +34,16 @@ BOT_NAMES = ("Basil", "Fern", "Juniper", "Hazel", "Sorrel", "Rowan", "Linden", "
 """The bots' own names, the first one free taken: plants, like the clover itself."""
 CHAT_KEPT = 200
 """How many chat lines a room keeps: enough to scroll back through a game."""
+MAX_WATCHERS = 50
+"""Watchers a room takes: a crowd round a table, and a bound on what one room holds."""
+TIMER_MODES = ("off", "advisory", "enforced")
+"""A timer is off, a clock the table sees (nothing happens at zero), or a clock that acts."""
+TIMER_PHASES = ("clues", "rebuild")
+"""The two things a table can be timed on: writing its clues, and each try at a clover."""
+MIN_TIMER_MINUTES = 1
+MAX_TIMER_MINUTES = 15
+GRACE_MS = 30_000
+"""When the clue clock runs out, what a player with an empty leaf still has to finish."""
 
 
 @dataclass(frozen=True)
@@ -57,6 +67,22 @@ class Player:
     def played(self) -> bool:
         """Whether someone plays this seat now: its player, or a bot for them."""
         return self.present or self.bot or self.stand_in
+
+
+@dataclass(frozen=True)
+class Watcher:
+    """Someone who follows the room without a seat: they see what a guesser sees.
+
+    Their ``pid`` comes from the same counter as the players', so a chat line's
+    author is one person whether they sit or watch, and a player out of a game
+    who becomes a watcher keeps theirs (and with it their token).
+    """
+
+    pid: int
+    name: str
+    present: bool = False
+    device: str = ""
+    """The device their token names, as a player's ``device``: kept from their seat."""
 
 
 @dataclass(frozen=True)
@@ -170,6 +196,37 @@ class Result:
 
 
 @dataclass(frozen=True)
+class Timer:
+    """A table's choice for one phase: ``mode`` is one of ``TIMER_MODES``."""
+
+    mode: str = "off"
+    minutes: int = 5
+
+
+@dataclass(frozen=True)
+class Countdown:
+    """The table's clock for the phase or try at hand, in the server's epoch milliseconds.
+
+    Absolute, so that a restart or a reconnect finds the same deadline and every
+    phone counts down to it. While the table is paused the clock holds ``left``
+    instead of ``ends``.
+    """
+
+    kind: str
+    """``clues``, ``grace`` (the last 30 s for empty leaves) or ``rebuild``."""
+    mode: str
+    """``advisory`` or ``enforced``, as the timer was when this countdown began."""
+    length: int
+    """Its whole length in ms, for a clock that shows how much is gone."""
+    ends: int | None = None
+    left: int | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.ends is not None
+
+
+@dataclass(frozen=True)
 class ChatLine:
     """One line of the table's chat.
 
@@ -185,6 +242,8 @@ class ChatLine:
     at: str
     name: str = ""
     """The author's name when they spoke, kept after they leave."""
+    watcher: bool = False
+    """Said by someone watching, not playing: the table sees it marked so."""
 
 
 @dataclass(frozen=True)
@@ -203,14 +262,34 @@ class Room:
     resolution: Resolution | None = None
     results: tuple[Result, ...] = ()
     chat: tuple[ChatLine, ...] = field(default=())
+    watchers: tuple[Watcher, ...] = ()
+    watchers_chat: bool = True
+    """Whether watchers may chat; the host turns it off for a quiet table."""
     claims: tuple[Claim, ...] = ()
     claims_by: str = "anyone"
     language: str = "en"
+    clue_timer: Timer = Timer(minutes=5)
+    rebuild_timer: Timer = Timer(minutes=3)
+    countdown: Countdown | None = None
+    paused: bool = False
+    """The host stopped the clock for everyone; it stays stopped until they resume."""
 
     # Questions about the state, asked by the engine and the views alike.
 
     def seat_of(self, pid: int) -> int | None:
         return next((s for s, p in enumerate(self.players) if p.pid == pid), None)
+
+    def watcher(self, pid: int) -> Watcher | None:
+        """The watcher ``pid``, if they watch this room."""
+        return next((w for w in self.watchers if w.pid == pid), None)
+
+    def has_free_seat(self) -> bool:
+        """Whether someone may sit down now: a lobby with a seat left."""
+        return self.phase == "lobby" and len(self.players) < MAX_PLAYERS
+
+    def may_watch(self) -> bool:
+        """Whether one more may watch: under the cap, or an away watcher to make room."""
+        return len(self.watchers) < MAX_WATCHERS or any(not w.present for w in self.watchers)
 
     def turns(self) -> tuple[int, ...]:
         """The seats whose clovers are played, in the order they come: from the first
@@ -289,6 +368,14 @@ class Room:
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((c for c in self.claims if c.id == claim_id), None)
+
+    def timer(self, phase: str) -> Timer:
+        """The timer of ``clues`` or ``rebuild``."""
+        return self.clue_timer if phase == "clues" else self.rebuild_timer
+
+    def timed(self) -> bool:
+        """Whether this table plays with a clock at all."""
+        return self.clue_timer.mode != "off" or self.rebuild_timer.mode != "off"
 
     def last_chat_id(self) -> int:
         """The id of the newest chat line, 0 before the first."""

@@ -13,13 +13,16 @@ else:
 - the history of the game holds the checked clovers only, with their tries:
   of the clover being rebuilt it holds nothing, not even for its Spectator.
 
-``seat=None`` is an onlooker with no seat: they see what a guesser sees.
+``seat=None`` is an onlooker with no seat: they see what a guesser sees. So does
+a watcher (``seat=WATCHER``), whose view is one and the same for every watcher:
+nothing in it names which watcher reads it, so a change is rendered once for all.
 The result is plain JSON-ready data in the shape of the API's room state (docs/api.md).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Final, Literal
 
 from app.rules.allowed import allowed
 from app.rules.geometry import LEAVES, SPOTS, pair
@@ -30,6 +33,7 @@ from app.rules.state import (
     MAX_PLAYERS,
     MIN_DECOYS,
     MIN_PLAYERS,
+    TIMER_PHASES,
     Clover,
     Resolution,
     Room,
@@ -45,9 +49,23 @@ LIMITS = {
 
 View = dict[str, Any]
 
+WATCHER: Final = "watcher"
+"""Who a view is for when it is for a watcher, in place of a seat."""
+Viewer = int | Literal["watcher"] | None
+"""Whom a view is for: a seat, any watcher, or someone with neither."""
 
-def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View:
-    """The room as ``seat`` may see it (``None``: someone without a seat).
+
+def viewer_of(room: Room, pid: int | None) -> Viewer:
+    """Whom a view is for when the player or watcher ``pid`` asks (``None``: neither)."""
+    seat = None if pid is None else room.seat_of(pid)
+    if seat is not None:
+        return seat
+    return WATCHER if pid is not None and room.watcher(pid) is not None else None
+
+
+def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
+    """The room as ``viewer`` may see it: a seat, ``WATCHER``, or ``None`` for someone
+    with neither. A watcher sees what someone without a seat sees, and what they may do.
 
     With ``chat_after`` (a chat line id), ``chat`` holds only the lines after
     it: an answer or event following one change carries what that change
@@ -55,8 +73,8 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
     every move weigh hundreds of KB). ``chat_after`` is in the view too, so a
     client knows whether to replace its chat (``null``) or append to it.
     """
-    if seat is not None and not 0 <= seat < len(room.players):
-        seat = None
+    watching = viewer == WATCHER
+    seat = viewer if isinstance(viewer, int) and 0 <= viewer < len(room.players) else None
     seats = {p.pid: s for s, p in enumerate(room.players)}
     chat = room.chat if chat_after is None else [c for c in room.chat if c.id > chat_after]
     own_clover = (
@@ -69,8 +87,8 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
         "phase": room.phase,
         "seq": room.seq,
         "decoys": room.decoys,
-        "you": None if seat is None else {"seat": seat, "host": seat == room.acting_host()},
-        "can": allowed(room, seat),
+        "you": _you(room, seat, watching),
+        "can": allowed(room, seat, watching=watching),
         "limits": LIMITS,
         "players": [
             {
@@ -83,9 +101,12 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
                 "bot": p.bot,
                 "stand_in": p.stand_in,
                 "done": room.phase == "clues" and room.clovers[s].done,
+                "not_played": s < len(room.clovers) and room.clovers[s].dropped,
             }
             for s, p in enumerate(room.players)
         ],
+        "watchers": [{"id": w.pid, "name": w.name, "present": w.present} for w in room.watchers],
+        "watchers_chat": room.watchers_chat,
         "claims": [] if seat is None else _claims(room),
         "claims_by": room.claims_by,
         "language": room.language,
@@ -106,11 +127,55 @@ def view(room: Room, seat: int | None, *, chat_after: int | None = None) -> View
                 "name": c.name,
                 "text": c.text,
                 "at": c.at,
+                "watcher": c.watcher,
             }
             for c in chat
         ],
         "chat_after": chat_after,
+        "timers": {
+            phase: {"mode": room.timer(phase).mode, "minutes": room.timer(phase).minutes}
+            for phase in TIMER_PHASES
+        },
+        "paused": room.paused,
+        "clock": _clock(room),
     }
+
+
+def _clock(room: Room) -> View | None:
+    """The table's countdown: the same absolute deadline on every screen, and the seats
+    still writing during the last grace (a clover's being done is public already)."""
+    clock = room.countdown
+    if clock is None:
+        return None
+    late = (
+        [s for s, c in enumerate(room.clovers) if not (c.done or c.dropped)]
+        if clock.kind == "grace"
+        else []
+    )
+    return {
+        "kind": clock.kind,
+        "mode": clock.mode,
+        "length_ms": clock.length,
+        "ends_ms": clock.ends,
+        "deadline": None if clock.ends is None else _iso(clock.ends),
+        "left_ms": clock.left,
+        "late": late,
+    }
+
+
+def _iso(epoch_ms: int) -> str:
+    """``2026-12-01T09:30:00.250Z``: a deadline as the API writes times, to the ms."""
+    moment = datetime.fromtimestamp(epoch_ms / 1000, UTC)
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _you(room: Room, seat: int | None, watching: bool) -> View | None:
+    """Who reads the view: a seat, or a watcher (which one is not said: see ``WATCHER``)."""
+    if watching:
+        return {"seat": None, "host": False, "watcher": True}
+    if seat is None:
+        return None
+    return {"seat": seat, "host": seat == room.acting_host()}
 
 
 def _claims(room: Room) -> list[View]:

@@ -2,7 +2,9 @@
 
 A stream never holds a room: it is handed ``Update``s, each one change as its
 seat may see it; what streams build from it (their JSON, their HTML) is built
-once per change and seat and shared by every stream of that seat.
+once per change and seat and shared by every stream of that seat. Every watcher
+reads one and the same view (``views.WATCHER``), so all their streams share one
+rendering, however many they are.
 """
 
 from __future__ import annotations
@@ -11,12 +13,12 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 from app.rules.state import Room
-from app.rules.views import View
+from app.rules.views import View, Viewer, viewer_of
 from app.service.hub import Change, Ping, RoomHub
 from app.service.presence import PresenceTracker
 
-ViewOf = Callable[[Room, "int | None", "int | None"], Awaitable[View]]
-"""The service's per-seat view: (room, seat, chat_after) -> view."""
+ViewOf = Callable[[Room, Viewer, "int | None"], Awaitable[View]]
+"""The service's per-seat view: (room, seat or watcher, chat_after) -> view."""
 
 
 class Update:
@@ -32,7 +34,7 @@ class Update:
 
     __slots__ = ("_change", "_seat", "_view_of", "action", "chat_after", "seq")
 
-    def __init__(self, change: Change, seat: int | None, view_of: ViewOf) -> None:
+    def __init__(self, change: Change, seat: Viewer, view_of: ViewOf) -> None:
         self.seq = change.seq
         self.action: dict[str, Any] | None = change.action
         """Who did what (``None``: the room as it is now, sent whole)."""
@@ -161,5 +163,5 @@ class Follower:
         return seat is not None and room.players[seat].device != device
 
     async def update(self, change: Change, pid: int | None) -> Update:
-        """``change`` for the seat of ``pid``."""
-        return Update(change, None if pid is None else change.room.seat_of(pid), self.view_of)
+        """``change`` for the seat of ``pid``, or for any watcher if ``pid`` watches."""
+        return Update(change, viewer_of(change.room, pid), self.view_of)

@@ -71,7 +71,7 @@ class HistoryBook:
             if not logged or logged[0].state is None:
                 raise LogMismatch("no game start in the log")
             start = room_from_data(logged[0].state)
-            steps = [Step(e.seq, e.seat, action_from_data(e.action)) for e in logged[1:]]
+            steps = [Step(e.seq, e.seat, action_from_data(e.action), e.player) for e in logged[1:]]
             record = record_game(start, steps).settled()
             scores = [c.score for c in record.clovers]
             if record.seq != room.seq or scores != [r.score for r in room.results]:

@@ -25,6 +25,8 @@ from app.rules.actions import (
     Kick,
     Refuse,
     StandIn,
+    Timeout,
+    Watch,
     Withdraw,
 )
 from app.rules.state import Room
@@ -51,12 +53,18 @@ class Change:
     rather than once per open connection."""
 
 
-def change_after(action: Action, seat: int | None, before: Room, after: Room) -> Change:
-    """The change ``action`` by ``seat`` made from ``before`` to ``after``, as streams tell it."""
-    return Change(after.seq, after, happened(action, seat, before, after), before.last_chat_id())
+def change_after(
+    action: Action, seat: int | None, before: Room, after: Room, pid: int | None = None
+) -> Change:
+    """The change ``action`` by ``seat`` (or by the watcher ``pid``) made from ``before``
+    to ``after``, as streams tell it."""
+    summary = happened(action, seat, before, after, pid)
+    return Change(after.seq, after, summary, before.last_chat_id())
 
 
-def happened(action: Action, seat: int | None, before: Room, after: Room) -> dict[str, Any]:
+def happened(
+    action: Action, seat: int | None, before: Room, after: Room, pid: int | None = None
+) -> dict[str, Any]:
     """Who did what: never an action's content (a clue, a card), only its type and its
     author, by seat then, player id and name (public at the table). A removal also
     names who was removed (from the lobby, or out of the game), who may no longer have a
@@ -66,6 +74,12 @@ def happened(action: Action, seat: int | None, before: Room, after: Room) -> dic
         actor = (after if isinstance(action, Join) else before).players[seat]
         summary["player"] = actor.pid
         summary["name"] = actor.name
+    # A watcher has no seat: named by id and name, and said to be watching.
+    watcher = before.watcher(pid) if seat is None and pid is not None else None
+    if watcher is None and isinstance(action, Watch) and after.watchers:
+        watcher = after.watchers[-1]
+    if watcher is not None:
+        summary.update(player=watcher.pid, name=watcher.name, watcher=True)
     if isinstance(action, Kick | Drop) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
     if isinstance(action, AddBot) and len(after.players) > len(before.players):
@@ -81,6 +95,21 @@ def happened(action: Action, seat: int | None, before: Room, after: Room) -> dic
     claimed = None if claim is None else before.seat_of(claim.pid)
     if claimed is not None:
         summary["claimed"] = before.players[claimed].name
+    if isinstance(action, Timeout) and before.countdown is not None:
+        # The table hears which clock ran out, and whose clover it cost.
+        summary["ran_out"] = before.countdown.kind
+        summary["not_played"] = [
+            before.players[s].name
+            for s, (was_clover, clover) in enumerate(
+                zip(before.clovers, after.clovers, strict=True)
+            )
+            if clover.dropped and not was_clover.dropped
+        ]
+        summary["late"] = [
+            before.players[s].name
+            for s, clover in enumerate(after.clovers)
+            if after.phase == "clues" and not (clover.done or clover.dropped)
+        ]
     was, now = before.resolution, after.resolution
     if isinstance(action, BOARD_ACTIONS) and was is not None and now is not None:
         # A move clears every Agree: the table is told whose, so nobody's vanishes unseen.

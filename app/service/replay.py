@@ -82,10 +82,12 @@ class Replay:
             try:
                 action = action_from_data(logged.action)
                 actor = None if action.sent_by != "player" else logged.seat
+                # A player's action logged with no seat is a watcher's, by their pid.
+                watcher = logged.player if action.sent_by == "player" and actor is None else None
                 if logged.state is not None:
                     new, finished = room_from_data(logged.state), False
                 else:
-                    played = play(room, actor, action, deck=self.deck)
+                    played = play(room, actor, action, deck=self.deck, watcher=watcher)
                     new, finished = played.room, played.finished
             except Exception:
                 log.warning(
@@ -97,7 +99,7 @@ class Replay:
             if finished:
                 self.legends.forget(room.code)
             self.copies.put(new)
-            self.hub.publish(room.code, change_after(action, logged.seat, room, new))
+            self.hub.publish(room.code, change_after(action, logged.seat, room, new, logged.player))
             room = new
         return room
 

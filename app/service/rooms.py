@@ -31,6 +31,7 @@ from app.rules.actions import (
     Say,
     StandIn,
     Start,
+    Watch,
 )
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
@@ -38,9 +39,9 @@ from app.rules.engine import new_room, play
 from app.rules.errors import BadLanguage, RuleError
 from app.rules.state import LANGUAGES, Room
 from app.rules.text import N_
-from app.rules.views import View, history_view, view
+from app.rules.views import View, Viewer, history_view, view, viewer_of
 from app.service.claims import ClaimDesk
-from app.service.clock import Clock, iso, utcnow
+from app.service.clock import Clock, epoch_ms, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
 from app.service.copies import RoomCopies
@@ -84,6 +85,15 @@ class Seated:
     code: str
     token: str
     seat: int
+
+
+@dataclass(frozen=True)
+class Watching:
+    """A new watcher: their room, their token (told this once) and their id."""
+
+    code: str
+    token: str
+    watcher: int
 
 
 BOTS_SPEAK = N_("Bots speak English only for now: they play in English rooms.")
@@ -171,6 +181,20 @@ class RoomService:
         self.presence.touch(code, pid)
         return Seated(code, token, len(room.players) - 1)
 
+    async def watch(self, code: str, name: str) -> Watching:
+        """A newcomer watches the room. Their token is given as a seat's is, over their
+        pid, so it opens the room for them as a watcher, and as a player once they sit."""
+        token = new_token()
+
+        def seat_record(room: Room) -> list[Record]:
+            return [SeatRecord(hash_token(token), code, room.watchers[-1].pid, self.clock())]
+
+        room = await self.apply(code, None, lambda _room: Watch(name), also=seat_record)
+        pid = room.watchers[-1].pid
+        self.seats.remember(hash_token(token), Seat(code, pid))
+        self.presence.touch(code, pid)
+        return Watching(code, token, pid)
+
     async def seat_moved(self, code: str, token: str | None) -> bool:
         """Whether ``token`` opened a seat of ``code`` now played from another device."""
         return await self.seats.moved(code, token)
@@ -190,9 +214,10 @@ class RoomService:
             raise ChatTooFast()
         # A room let go of from memory is read first: it may show them away.
         cached = self.copies.get(code) or await self.load(code)
-        if isinstance(action, Kick | Drop) or not any(
-            p.pid == seat.pid and p.present for p in cached.players
-        ):
+        shown_here = any(p.pid == seat.pid and p.present for p in cached.players) or any(
+            w.pid == seat.pid and w.present for w in cached.watchers
+        )
+        if isinstance(action, Kick | Drop) or not shown_here:
             # Removing someone must judge presence as it is now, not as of the last sweep.
             await self.sync_presence(code)
         action = self._stamped(action)
@@ -251,7 +276,7 @@ class RoomService:
                 if finished:
                     self.legends.forget(code)
                 self.copies.put(new)
-                change = change_after(action, seat, room, new)
+                change = change_after(action, seat, room, new, pid)
                 self.hub.publish(code, change)
                 for listener in self.after_change:
                     listener(new)
@@ -273,25 +298,28 @@ class RoomService:
         """
         if expect_seq is not None and expect_seq != room.seq:
             raise StaleAction()
-        seat = None
+        seat = watcher = None
         if pid is not None:
             seat = room.seat_of(pid)
-            if seat is None:
+            watcher = pid if seat is None and room.watcher(pid) is not None else None
+            if seat is None and watcher is None:
                 raise NotSeated(N_("You are no longer seated in this room."))
         action = action_for(room)
         if action is None:
             return None
+        now = self.clock()
+        action = replace(action, now=epoch_ms(now))
         if isinstance(action, Language) and action.language not in self.decks:
             raise BadLanguage(NO_DECK)
         self._bots_may(room, action)
         deck = self.decks.get(room.language, self.deck)
-        played = play(room, seat, action, deck=deck.cards)
+        played = play(room, seat, action, deck=deck.cards, watcher=watcher)
         new = played.room
         if isinstance(action, Join):
             seat = len(new.players) - 1
-        now = self.clock()
-        if isinstance(action, Join):
             pid = new.players[-1].pid
+        if isinstance(action, Watch):
+            pid = new.watchers[-1].pid
         records: list[Record] = [
             ActionRecord(
                 room=room.code,
@@ -371,13 +399,14 @@ class RoomService:
         await self.load(code)
 
     async def view(self, code: str, pid: int | None) -> View:
-        """The room as the player ``pid`` may see it (``None``, or not seated: the public
-        view), with the whole recent chat. ``RoomNotFound`` if there is no such room."""
+        """The room as the player or watcher ``pid`` may see it (``None``, or neither: the
+        public view), with the whole recent chat. ``RoomNotFound`` if there is no such room."""
         room = await self.load(code)
-        return await self.room_view(room, None if pid is None else room.seat_of(pid))
+        return await self.room_view(room, viewer_of(room, pid))
 
-    async def room_view(self, room: Room, seat: int | None, chat_after: int | None = None) -> View:
-        """The per-seat view, plus what the Record of Legends says of this room."""
+    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View:
+        """The per-seat view (``seat`` may be any watcher: see ``views.WATCHER``), plus
+        what the Record of Legends says of this room."""
         data = view(room, seat, chat_after=chat_after)
         data["limits"] = {
             **data["limits"],
@@ -394,7 +423,9 @@ class RoomService:
         # The end screen shows the whole game again; during the game the history is a
         # read of its own (GET .../history), not a weight on every move's view.
         data["history"] = (
-            (await self.room_history(room, seat))["clovers"] if room.phase == "finished" else None
+            (await self.room_history(room, seat if isinstance(seat, int) else None))["clovers"]
+            if room.phase == "finished"
+            else None
         )
         return data
 
@@ -464,7 +495,11 @@ class RoomService:
         def presence_for(room: Room) -> Action | None:
             seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present or p.bot)
             shown = frozenset(s for s, p in enumerate(room.players) if p.present)
-            return None if seats == shown else Presence(seats)
+            watching = frozenset(w.pid for w in room.watchers if w.pid in present)
+            watched = frozenset(w.pid for w in room.watchers if w.present)
+            if seats == shown and watching == watched:
+                return None
+            return Presence(seats, watching)
 
         cached = self.copies.get(code)
         if cached is not None and presence_for(cached) is None:

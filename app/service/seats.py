@@ -1,4 +1,8 @@
-"""Seats: who a token stands for, while its player still sits at the table."""
+"""Seats: who a token stands for, while its player still sits at the table or watches it.
+
+A watcher's token is a seat token over their pid: it opens the room for them as a
+watcher, and as a player once they sit down (or, out of a game, they watch the next).
+"""
 
 from __future__ import annotations
 
@@ -26,9 +30,12 @@ class Seat:
 
 
 def plays_from(room: Room, seat: Seat) -> bool:
-    """Whether ``seat``'s player sits in ``room`` and plays from ``seat``'s device."""
+    """Whether ``seat``'s player sits in ``room`` (or watches it) from ``seat``'s device."""
     at = room.seat_of(seat.pid)
-    return at is not None and room.players[at].device == seat.device
+    if at is not None:
+        return room.players[at].device == seat.device
+    watcher = room.watcher(seat.pid)
+    return watcher is not None and watcher.device == seat.device
 
 
 class SeatBook:

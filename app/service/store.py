@@ -74,6 +74,8 @@ class Logged:
     seat: int | None
     action: Data
     state: Data | None
+    player: int | None = None
+    """The acting player's or watcher's id: a watcher's action has no seat to replay by."""
 
 
 class CodeTaken(Exception):

@@ -33,6 +33,7 @@ from app.web.schemas import (
     JoinRoom,
     LegendsOut,
     SeatOut,
+    WatchOut,
     to_action,
 )
 
@@ -66,6 +67,26 @@ async def join_room(
     seated = await service.join(code, body.name)
     set_seat_cookie(request, response, seated.code, seated.token)
     return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
+
+
+@router.post(
+    "/rooms/{code}/watch",
+    status_code=201,
+    response_model=WatchOut,
+    responses=ROOM_ERRORS,
+    dependencies=[JoinLimit],
+)
+async def watch_room(
+    code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
+) -> WatchOut:
+    """Watch a room without a seat, in any phase: see what a guesser sees, live, and
+    chat while the host allows it (`watchers_chat`). Names follow the rules of seats
+    (422 `bad_name`, `name_taken` against players and watchers alike); 409
+    `watchers_full` when the room has 50 watchers, none of them away. In the lobby a
+    watcher may take a free seat (`sit`), keeping their id and token."""
+    watching = await service.watch(code, body.name)
+    set_seat_cookie(request, response, watching.code, watching.token)
+    return WatchOut(code=watching.code, token=watching.token, watcher=watching.watcher)
 
 
 @router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=dict[str, Any])

@@ -8,7 +8,8 @@ interrupted by someone else's move. The chat is sent whole once; after that a
 ``chat-line`` event carries only the lines a change added, appended on screen.
 
 A change is rendered once per seat and interface language, and shared by every
-stream of that seat in that language, whatever else the requests carry: nothing
+stream of that seat in that language (every watcher's stream counts as one seat:
+they all read one view), whatever else the requests carry: nothing
 a client sends can make a change render more than three times per view. The
 one thing a page needs of its own address, the invite link, is completed by the
 page's script when a live update leaves it relative (without
@@ -58,10 +59,29 @@ async def _regions(
             yield ServerSentEvent(data="moved", event="moved")
             return
         whole_chat = update.chat_after is None or "chat" not in sent
+        changed = []
         for name, content in (await _rendered(update, site, lang, whole_chat)).items():
             if sent.get(name) != content:
                 sent[name] = content
-                yield ServerSentEvent(data=content, event=name, id=str(update.seq))
+                changed.append(_event(update, lang, name, content))
+        if changed:
+            # One write for the change's regions: a room's fifty watchers are fifty
+            # writes a change, not two hundred.
+            yield b"".join(changed)
+
+
+def _event(update: Update, lang: str, name: str, content: str) -> bytes:
+    """A region's event as it goes on the wire, encoded once per change, seat (or every
+    watcher) and language, and shared by their streams: fifty watchers' streams send
+    the same bytes, not fifty encodings of them."""
+    encoded: dict[str, bytes] | None = update.kept(f"sse-{lang}")
+    if encoded is None:
+        encoded = update.keep(f"sse-{lang}", {})
+    event = encoded.get(name)
+    if event is None:
+        event = ServerSentEvent(data=content, event=name, id=str(update.seq)).encode()
+        encoded[name] = event
+    return event
 
 
 async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> dict[str, str]:

@@ -24,6 +24,7 @@ from app.rules.errors import BadDecoys, CluesRejected, Invalid, RuleError
 from app.rules.languages import check_clue_in
 from app.rules.state import MAX_DECOYS, MIN_DECOYS
 from app.rules.text import N_
+from app.service.clock import epoch_ms
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
@@ -199,6 +200,8 @@ async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang
             "room",
             lang,
             device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
+            server_now=epoch_ms(service.clock()),
+            viewer_id=seat.pid,
             **context,
         )
     )
@@ -233,6 +236,20 @@ def missing(code: str, lang: str) -> HTMLResponse:
 
 @router.post("/r/{code}/join")
 async def join_room(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+    return await _newcomer(request, code, service, lang, watch=False)
+
+
+@router.post("/r/{code}/watch")
+async def watch_room(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+    """The join page's other form: watch the room under a name, without a seat."""
+    return await _newcomer(request, code, service, lang, watch=True)
+
+
+async def _newcomer(
+    request: Request, code: str, service: RoomService, lang: str, *, watch: bool
+) -> Response:
+    """Take a seat, or watch: the room's page with its token set, or the join page
+    again with the refusal on it and the name typed."""
     normalized = normalize_code(code)
     if normalized is None:
         return missing(code, lang)
@@ -240,7 +257,10 @@ async def join_room(request: Request, code: str, service: ServiceDep, lang: Lang
     try:
         check_same_origin(request)
         await limit(request, service, "join")
-        seated = await service.join(normalized, name)
+        if watch:
+            token = (await service.watch(normalized, name)).token
+        else:
+            token = (await service.join(normalized, name)).token
     except RuleError as refusal:
         if refusal.status == 404:
             return missing(code, lang)
@@ -249,9 +269,10 @@ async def join_room(request: Request, code: str, service: ServiceDep, lang: Lang
         except RoomNotFound:
             return missing(code, lang)
         context = render.room_context(view)
-        return html(render.page("join", lang, error=refusal, name=name, **context), refusal.status)
+        page = render.page("join", lang, error=refusal, name=name, **context)
+        return html(page, refusal.status)
     response = see_room(normalized)
-    set_seat_cookie(request, response, normalized, seated.token)
+    set_seat_cookie(request, response, normalized, token)
     return response
 
 
@@ -363,6 +384,9 @@ async def room_action(request: Request, code: str, service: ServiceDep, lang: La
         return await _refused(request, service, normalized, seat, malformed, 422, lang)
     if isinstance(action, act.Leave):
         return _left(request, normalized)
+    if isinstance(action, act.Sit) and is_htmx(request):
+        # Seated now: the page comes again with a player's controls.
+        return Response(status_code=204, headers={"HX-Refresh": "true"})
     if is_htmx(request):
         return Response(status_code=204)
     return see_room(normalized)
@@ -400,7 +424,16 @@ async def _refused(
     if view["you"] is None:
         return html(render.page("join", lang, error=message, **render.room_context(view)), status)
     context = render.region_context(view, site(request))
-    return html(render.page("room", lang, flash=message, device_url=None, **context), status)
+    page = render.page(
+        "room",
+        lang,
+        flash=message,
+        device_url=None,
+        server_now=epoch_ms(service.clock()),
+        viewer_id=seat.pid,
+        **context,
+    )
+    return html(page, status)
 
 
 FORM_FLAGS = {"true": True, "1": True, "on": True, "false": False, "0": False, "": False}

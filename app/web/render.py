@@ -42,6 +42,13 @@ def edges(words: list[str] | None, rotation: int) -> list[str]:
     return [shown_word(words, rotation, edge) for edge in range(4)]
 
 
+def clock_text(ms: int) -> str:
+    """``4:05``: the time on the table's clock, in whole seconds rounded up, as its
+    script shows it (so the page shows no other figure before the script ticks)."""
+    seconds = max(0, -(-ms // 1000))
+    return f"{seconds // 60}:{seconds % 60:02d}"
+
+
 def facing(board: list[dict[str, Any]], leaf: int) -> list[str | None]:
     """The two words that face ``leaf`` on a board of ``{"words", "rotation"}`` entries."""
     result: list[str | None] = []
@@ -100,6 +107,7 @@ def make_environment(lang: str) -> Environment:
         LEAF_NAMES=LEAF_NAMES,
         LANGUAGE_NAMES=LANGUAGE_NAMES,
         facing=facing,
+        clock_text=clock_text,
         warning_text=warning_text,
         REGIONS=REGIONS,
     )
@@ -141,7 +149,7 @@ def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
     """What every room template gets: the view and names derived from it."""
     players = view["players"]
     you = view["you"]
-    me = players[you["seat"]] if you is not None else None
+    me = players[you["seat"]] if you is not None and you["seat"] is not None else None
     res = view["resolution"]
     names = {p["seat"]: p["name"] for p in players}
     cards: dict[str, dict[str, Any]] = {}
@@ -155,6 +163,7 @@ def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
         "v": view,
         "code": view["code"],
         "me": me,
+        "watching": you is not None and you.get("watcher", False),
         "names": names,
         "res": res,
         "cards": cards,

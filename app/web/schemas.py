@@ -70,6 +70,15 @@ class SeatOut(BaseModel):
     seat: int
 
 
+class WatchOut(BaseModel):
+    code: str
+    token: str = Field(
+        description="The watcher's token: it reads the room as a watcher, sends their "
+        "`say`, `sit` and `leave`, and once they sit it is their seat's token"
+    )
+    watcher: int = Field(description="The watcher's id, as chat lines and `watchers` name them")
+
+
 class ActionRequest(Strict):
     """What every action request holds; each action's own fields come from its class."""
 
@@ -125,7 +134,8 @@ def to_action(body: ActionRequest) -> act.Action:
     """The engine's action for a parsed request (the service stamps seed and time)."""
     data = body.model_dump(exclude={"seq"})
     cls = act.BY_TYPE[data.pop("type")]
-    return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in data.items()})
+    values: dict[str, Any] = {k: tuple(v) if isinstance(v, list) else v for k, v in data.items()}
+    return cls(**values)
 
 
 def form_fields(kind: str) -> list[tuple[str, Any, Any]]:

@@ -2,7 +2,8 @@
 the one shape of a refusal, the one way to wait, and a reader of the live streams.
 
 - ``server``: uvicorn in a subprocess on a fresh database (``Server``, ``running``).
-- ``players``: a seat through the JSON API (``Player``, ``create``, ``join``, ``table``),
+- ``players``: a seat through the JSON API (``Player``, ``create``, ``join``, ``table``,
+  ``watch`` for a watcher),
   whole phases of a game, and the room as anyone reads it (``public``, ``table_of``).
 - ``checks``: ``assert_error``, the error shape with its status and code.
 - ``waiting``: ``wait_for``, polling state until it holds or a deadline passes.
@@ -25,6 +26,7 @@ from .players import (
     start_and_write_clues,
     table,
     table_of,
+    watch,
 )
 from .presence import QUICK, gone_quiet, present
 from .server import POSTGRES, ROOT, Server, drop_database, free_port, fresh_database, running
@@ -59,4 +61,5 @@ __all__ = [
     "table",
     "table_of",
     "wait_for",
+    "watch",
 ]

@@ -63,6 +63,15 @@ def join(base: str, code: str, name: str) -> Player:
     return Player(base, body["code"], body["token"], body["seat"], name)
 
 
+def watch(base: str, code: str, name: str) -> Player:
+    """Someone watching the room through the API: a ``Player`` whose ``seat`` is -1 (a
+    watcher has none) and whose token reads the room and sends a watcher's actions."""
+    r = httpx.post(f"{base}/api/rooms/{code}/watch", json={"name": name})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return Player(base, body["code"], body["token"], -1, name)
+
+
 NAMES = ["Ada", "Bea", "Cy", "Dot", "Eve", "Flo"]
 
 

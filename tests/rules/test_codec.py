@@ -27,8 +27,30 @@ def test_rooms_at_every_phase_roundtrip():
         assert roundtrip(state) == state
 
 
+def test_watchers_and_their_chat_roundtrip():
+    room = apply(resolving(3), None, act.Watch("Gus"))
+    gus = room.watchers[0].pid
+    room = apply(room, None, act.Presence(frozenset({0, 1, 2}), frozenset({gus})))
+    room = apply(room, None, act.Say("go on", "2026-11-30T10:00:00Z"), watcher=gus)
+    room = apply(room, 0, act.WatchersChat(on=False))
+    again = roundtrip(room)
+    assert again == room
+    assert again.chat[-1].watcher and again.watchers[0].present and not again.watchers_chat
+
+
+def test_rooms_stored_before_watchers_have_none():
+    data = room_to_data(lobby(3))
+    for key in ("watchers", "watchers_chat"):
+        del data[key]
+    presence = {"type": "presence", "present": [0, 1]}
+    assert room_from_data(data).watchers == () and room_from_data(data).watchers_chat
+    assert action_from_data(presence) == act.Presence(frozenset({0, 1}))
+
+
 EXAMPLES = [
     act.Join("Ada"),
+    act.Watch("Gus"),
+    act.Sit(),
     act.Leave(),
     act.Kick(2),
     act.AddBot(),
@@ -39,9 +61,11 @@ EXAMPLES = [
     act.Allow("c1d2"),
     act.Refuse("c1d2"),
     act.ClaimsBy("host"),
+    act.WatchersChat(on=False),
     act.Language("fr"),
     act.Settings(3),
-    act.Start(2**100),
+    act.Timer("rebuild", "enforced", 4),
+    act.Start(2**100, now=1_796_000_000_000),
     act.Clues(("a", None, "c", "d")),
     act.Done(),
     act.Undone(),
@@ -54,7 +78,11 @@ EXAMPLES = [
     act.Next(),
     act.Say("hello", "2026-11-30T10:00:00Z"),
     act.Again(),
+    act.Pause(now=1_796_000_000_000),
+    act.Resume(),
     act.Presence(frozenset({0, 2})),
+    act.Presence(frozenset({1}), frozenset({7, 9})),
+    act.Timeout(now=1_796_000_600_000),
 ]
 
 

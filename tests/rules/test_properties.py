@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from app.rules import actions as act
 from app.rules.engine import apply
 from app.rules.errors import RuleError
-from app.rules.views import view
+from app.rules.views import WATCHER, view
 
 from .support import CLUES, DECK, lobby, resolving
 
@@ -135,6 +135,8 @@ def test_guided_play_always_finishes_with_a_score_in_range(players, seed, data):
 # --- what a seat may do, as the views tell it ------------------------------------------------
 
 PROBES = {
+    "sit": act.Sit(),
+    "watchers_chat": act.WatchersChat(on=False),
     "settings": act.Settings(2),
     "add_bot": act.AddBot(),
     "claims_by": act.ClaimsBy("host"),
@@ -151,22 +153,36 @@ PROBES = {
     "next": act.Next(),
     "say": act.Say("hello", "t"),
     "again": act.Again(),
+    "timer": act.Timer("clues", "advisory", 3),
+    "pause": act.Pause(),
+    "resume": act.Resume(),
 }
 
 
-def accepts(room, seat, action) -> bool:
+def accepts(room, seat, action, watcher=None) -> bool:
     try:
-        apply(room, seat, action, deck=DECK)
+        apply(room, seat, action, deck=DECK, watcher=watcher)
     except RuleError:
         return False
     return True
 
 
+def assert_a_watcher_may_do_what_the_engine_accepts(room):
+    """A watcher's answers, the same for every watcher, hold for each of them."""
+    room = apply(room, None, act.Watch("Zed"))
+    can = view(room, WATCHER)["can"]
+    for watcher in room.watchers:
+        for name, probe in PROBES.items():
+            assert can[name] == accepts(room, None, probe, watcher.pid), (name, room.phase)
+    assert not can["join"] and not can["watch"] and not can["claim"]
+
+
 def assert_allowed_matches_the_engine(room):
     for seat in [*range(len(room.players)), None]:
         can = view(room, seat)["can"]
-        assert set(can) == {*PROBES, "kick", "drop", "stand_in", "allow", "join", "claim"}
+        assert set(can) == {*PROBES, "kick", "drop", "stand_in", "allow", "join", "claim", "watch"}
         assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
+        assert can["watch"] == (seat is None and accepts(room, None, act.Watch("Zed")))
         assert can["claim"] == (seat is None and accepts(room, None, act.Claim(0, "new", "t")))
         answerable = [
             c.id for c in room.claims if seat is not None and accepts(room, seat, act.Allow(c.id))
@@ -192,6 +208,7 @@ def assert_allowed_matches_the_engine(room):
             s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.StandIn(s))
         ]
         assert can["stand_in"] == standing_in, (seat, room.phase)
+    assert_a_watcher_may_do_what_the_engine_accepts(room)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -212,8 +229,14 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
             room = apply(room, None, claim)
     if data.draw(st.booleans()):
         room = apply(room, room.acting_host(), act.ClaimsBy("host"))
+    if data.draw(st.booleans()):  # a table with a clock may pause it
+        mode = data.draw(st.sampled_from(["advisory", "enforced"]))
+        room = apply(room, room.acting_host(), act.Timer("clues", mode, 2))
     assert_allowed_matches_the_engine(room)
     room = apply(room, room.acting_host(), act.Start(seed), deck=DECK)
+    if room.timed() and data.draw(st.booleans()):
+        room = apply(room, room.acting_host(), act.Pause())
+    assert_allowed_matches_the_engine(room)
     for seat in range(players):
         if data.draw(st.booleans()):
             room = apply(room, seat, act.Clues(CLUES))

@@ -7,12 +7,26 @@ import pytest
 
 from app.rules import actions as act
 from app.rules.engine import apply
-from app.rules.views import view
+from app.rules.views import WATCHER, view
 
 from .support import guessers, lay, lobby, resolving, started, truth
 
 SEATED_BOTS = pytest.mark.parametrize("bots", [0, 2], ids=["people", "with-bots"])
 """Hidden things stay hidden with bots at the table as with people only."""
+
+
+ONLOOKERS = (None, WATCHER)
+"""Who reads a room without a seat: someone with its link, and any of its watchers."""
+
+
+def watched(room):
+    """``room`` with two watchers, one here and chatting: hidden things stay hidden."""
+    room = apply(room, None, act.Watch("Gus"))
+    room = apply(room, None, act.Watch("Hal"))
+    gus = room.watchers[0].pid
+    seats = frozenset(s for s, p in enumerate(room.players) if p.present)
+    room = apply(room, None, act.Presence(seats, frozenset({gus})))
+    return apply(room, None, act.Say("who leads?", "t"), watcher=gus)
 
 
 def dump(room, seat):
@@ -35,7 +49,7 @@ def test_lobby_view_has_players_and_no_game():
 
 @SEATED_BOTS
 def test_in_the_clue_phase_each_player_sees_only_their_own_clover(bots):
-    room = started(4, bots=bots)
+    room = watched(started(4, bots=bots))
     for seat in range(4):
         v = view(room, seat)
         cards = v["clover"]["cards"]
@@ -50,11 +64,12 @@ def test_in_the_clue_phase_each_player_sees_only_their_own_clover(bots):
 
 @SEATED_BOTS
 def test_nobody_without_a_seat_sees_any_clover_in_the_clue_phase(bots):
-    room = started(3, bots=bots)
-    text = dump(room, None)
-    assert view(room, None)["clover"] is None
-    for clover in room.clovers:
-        assert not any(w in text for w in words_of(clover))
+    room = watched(started(3, bots=bots))
+    for onlooker in ONLOOKERS:
+        text = dump(room, onlooker)
+        assert view(room, onlooker)["clover"] is None
+        for clover in room.clovers:
+            assert not any(w in text for w in words_of(clover))
 
 
 def test_the_owner_sees_pairs_and_clues_on_each_leaf():
@@ -66,9 +81,9 @@ def test_the_owner_sees_pairs_and_clues_on_each_leaf():
 
 @SEATED_BOTS
 def test_guessers_see_clues_pool_and_board_but_not_the_solution(bots):
-    room = resolving(4, bots=bots)
+    room = watched(resolving(4, bots=bots))
     spectator = room.spectator()
-    for seat in [*guessers(room), None]:
+    for seat in [*guessers(room), *ONLOOKERS]:
         res = view(room, seat)["resolution"]
         assert res["solution"] is None and res["decoys"] is None
         assert res["clues"] == ["Alpha", "Bravo", "Charlie", "Delta"]
@@ -80,7 +95,7 @@ def test_guessers_see_clues_pool_and_board_but_not_the_solution(bots):
 @SEATED_BOTS
 def test_a_guessers_view_does_not_depend_on_the_hidden_truth(bots):
     """Swap which card is the decoy and how the true cards lie: guessers see no difference."""
-    room = resolving(3, bots=bots)
+    room = watched(resolving(3, bots=bots))
     spectator = room.spectator()
     clover = room.clovers[spectator]
     shuffled = replace(
@@ -95,14 +110,14 @@ def test_a_guessers_view_does_not_depend_on_the_hidden_truth(bots):
     seat = guessers(room)[0]
     other = lay(other, seat, [(s, cid, 0) for s, cid in enumerate(clover.pool_order[:4])])
     room = lay(room, seat, [(s, cid, 0) for s, cid in enumerate(clover.pool_order[:4])])
-    for s in [*guessers(room), None]:
+    for s in [*guessers(room), *ONLOOKERS]:
         assert dump(room, s) == dump(other, s)
     assert dump(room, spectator) != dump(other, spectator)
 
 
 @SEATED_BOTS
 def test_other_clovers_stay_hidden_during_resolution(bots):
-    room = resolving(4, bots=bots)
+    room = watched(resolving(4, bots=bots))
     spectator = room.spectator()
     for seat in range(4):
         text = dump(room, seat)
@@ -112,10 +127,10 @@ def test_other_clovers_stay_hidden_during_resolution(bots):
 
 
 def test_after_the_check_the_solution_and_decoys_are_public():
-    room = resolving(3)
+    room = watched(resolving(3))
     seat = room.lock_holder()
     room = apply(lay(room, seat, truth(room)), seat, act.Lock())
-    for s in [*range(3), None]:
+    for s in [*range(3), *ONLOOKERS]:
         res = view(room, s)["resolution"]
         assert [(x["spot"], x["card"], x["rotation"]) for x in res["solution"]] == truth(room)
         assert res["decoys"] == [c.id for c in room.current_clover().decoys]

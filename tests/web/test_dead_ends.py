@@ -116,7 +116,9 @@ def test_a_full_lobby_says_so_and_offers_a_room_of_ones_own(api: str) -> None:
     players = table(api, 6)
     page = next_steps(httpx.get(f"{api}/r/{players[0].code}"), 200, "This table is full: 6 players")
     assert 'class="button primary" href="/#create-title"' in page
-    assert "/join" in page and 'name="name"' not in page
+    # no seat to take: the one name asked for is a watcher's
+    assert f'action="/r/{players[0].code}/join"' not in page
+    assert f'action="/r/{players[0].code}/watch"' in page and page.count('name="name"') == 1
 
 
 def test_a_game_under_way_says_what_is_happening(api: str) -> None:
@@ -124,7 +126,9 @@ def test_a_game_under_way_says_what_is_happening(api: str) -> None:
     players[0].act("start")
     r = httpx.get(f"{api}/r/{players[0].code}")
     page = next_steps(r, 200, "A game is being played in this room, by Ada, Bea, Cy", "lobby")
-    assert 'name="name"' not in page  # no seat to take now
+    # no seat to take now; the game may be watched
+    assert f'action="/r/{players[0].code}/join"' not in page
+    assert "Watch this game" in page and page.count('name="name"') == 1
 
 
 def test_a_finished_game_reads_as_over(api: str) -> None:

@@ -73,10 +73,12 @@ def _drop_a_writer(api: str, players: list[Player]) -> None:
     assert back["players"][3]["out"] and back["clover"] is None
     assert_error(dot.post("clues", clues=clues_for(3)), 403, code="out_of_game")
     dot.act("say", text="sorry, my battery died")
-    # The next game seats only those who stayed.
+    # The next game seats only those who stayed; Dot watches it, with the same token.
     lobby = ada.act("again")
     assert [p["name"] for p in lobby["players"]] == ["Ada", "Bea", "Cy"]
-    assert dot.post("say", text="hello?").status_code == 401
+    assert [w["name"] for w in lobby["watchers"]] == ["Dot"]
+    assert dot.state()["you"] == {"seat": None, "host": False, "watcher": True}
+    assert dot.act("say", text="hello?")["chat"][-1]["watcher"] is True
 
 
 def test_a_player_leaves_during_someone_elses_clover_and_the_game_still_finishes(

@@ -8,6 +8,7 @@ screens are sent.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
 
@@ -15,10 +16,13 @@ import httpx
 import pytest
 
 from ..kit import (
+    Event,
+    NoEvent,
     Player,
     Server,
     Stream,
     assert_error,
+    clues_for,
     create,
     join,
     room_when,
@@ -27,6 +31,7 @@ from ..kit import (
     start_and_write_clues,
     table,
     wait_for,
+    watch,
 )
 
 
@@ -100,6 +105,11 @@ def test_public_pages_and_legends_never_show_a_room_code(api: str) -> None:
 
 def finish(players: list[Player]) -> None:
     start_and_write_clues(players)
+    solve(players)
+
+
+def solve(players: list[Player]) -> None:
+    """Every clover rebuilt right at its first try, to the end of the game."""
     for _ in players:
         state = players[0].state()
         holder = players[state["resolution"]["lock_holder"]]
@@ -256,3 +266,100 @@ def test_a_configured_public_address_is_used_for_every_invite(
         assert f'value="https://clover.example.org/r/{host.code}"' in stage
     finally:
         stream.close()
+
+
+# --- watchers ----------------------------------------------------------------------------------
+
+
+def drain(stream: Stream) -> list[Event]:
+    """Every event the stream has sent so far (it is read in a thread of its own)."""
+    events = []
+    while True:
+        try:
+            events.append(stream.next(1.0))
+        except NoEvent:
+            return events
+
+
+def test_watchers_streams_carry_no_hidden_card_through_a_whole_game(api: str) -> None:
+    """Two watchers follow a game, one by the API's events and one by the page's HTML
+    stream: neither is ever sent a card of a clover in the clue phase, nor the solution
+    or the decoys of a clover before its check, nor a clover before its turn."""
+    players = table(api, 3)
+    code = players[0].code
+    gus, hal = watch(api, code, "Gus"), watch(api, code, "Hal")
+    as_json = Stream(f"{api}/api/rooms/{code}/events", dict(gus.headers))
+    as_html = Stream(f"{api}/r/{code}/stream", cookie(hal))
+    try:
+        players[0].act("start")
+        dealt = {p.seat: p.state()["clover"] for p in players}
+        words = {
+            seat: {w for card in clover["cards"] for w in card["words"]}
+            for seat, clover in dealt.items()
+        }
+        for p in players:
+            p.act("clues", clues=clues_for(p.seat))
+            p.act("done")
+        solve(players)
+        events = drain(as_json)
+        pages = drain(as_html)
+    finally:
+        as_json.close()
+        as_html.close()
+    states = {int(e.id): e.json["state"] for e in events if e.event == "state" and e.id}
+    assert {s["phase"] for s in states.values()} >= {"clues", "resolution", "finished"}
+    for seq, state in states.items():
+        assert state["you"] == {"seat": None, "host": False, "watcher": True}
+        assert state["clover"] is None, seq
+        text = json.dumps(state)
+        if state["phase"] == "clues":
+            assert not any(f'"{w}"' in text for ws in words.values() for w in ws), seq
+        res = state["resolution"]
+        if res is not None and not res["checked"]:
+            assert res["solution"] is None and res["decoys"] is None, seq
+        if res is not None:
+            later = [s for s in range(3) if s not in [r["spectator"] for r in state["results"]]]
+            for seat in later:
+                if seat != res["spectator"]:
+                    assert not any(f'"{w}"' in text for w in words[seat]), (seq, seat)
+    stages = [(int(e.id), e.data) for e in pages if e.event == "stage" and e.id]
+    assert len(stages) > 5
+    for seq, html in stages:
+        state = states.get(seq)
+        if state is None:
+            continue
+        assert 'id="watching-bar"' in html and "only you see it" not in html
+        if state["phase"] == "clues":
+            assert not any(f">{w}<" in html for ws in words.values() for w in ws), seq
+        res = state["resolution"]
+        if res is not None and not res["checked"]:
+            assert 'class="decoy"' not in html and "decoy-mark" not in html, seq
+
+
+def test_a_watchers_token_opens_the_room_as_a_watcher_and_dies_when_they_leave(api: str) -> None:
+    host = create(api, "Ada")
+    gus = watch(api, host.code, "Gus")
+    with httpx.Client(base_url=api, headers={"Origin": api}) as other_device:
+        r = other_device.post(f"/r/{host.code}/seat", data={"token": gus.token})
+        assert r.status_code == 303
+        assert other_device.get(f"/api/rooms/{host.code}").json()["you"]["watcher"] is True
+    for r in (
+        httpx.get(f"{api}/r/{host.code}", headers=cookie(gus)),
+        httpx.get(f"{api}/api/rooms/{host.code}", headers=gus.headers),
+    ):
+        assert r.headers["cache-control"] == "no-store"
+        assert {"cookie", "authorization"} <= {
+            v.strip().lower() for v in r.headers["vary"].split(",")
+        }
+    # a watcher's token is no key to another room
+    other = create(api, "Bea")
+    r = httpx.get(f"{api}/api/rooms/{other.code}", headers=gus.headers)
+    assert r.json()["you"] is None
+    gus.act("leave")
+    for r in (
+        httpx.get(f"{api}/r/{gus.code}/seat/{gus.token}"),
+        httpx.post(f"{api}/r/{gus.code}/seat", data={"token": gus.token}, headers={"Origin": api}),
+    ):
+        assert r.status_code == 410 and "set-cookie" not in r.headers
+    assert httpx.get(f"{api}/api/rooms/{gus.code}", headers=gus.headers).json()["you"] is None
+    assert gus.post("say", text="hello?").status_code == 401

@@ -1,0 +1,139 @@
+"""The table's clock in real browsers: the same second on every screen, a pause seen
+by all, and an enforced clock acting at zero while the pages watch."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .. import kit
+from ..kit import Server
+from ..kit.players import clues_for
+from .conftest import PHONE, OpenPlayer
+
+SKEW = 3600
+"""The server's clock runs an hour ahead of the browsers': the pages must count by it."""
+
+
+@pytest.fixture
+def clock_file(tmp_path: Path) -> Path:
+    path = tmp_path / "clock-offset"
+    path.write_text(str(SKEW))
+    return path
+
+
+@pytest.fixture
+def server(chromium_browser: Any, tmp_path: Path, clock_file: Path) -> Iterator[Server]:
+    table = Server(
+        tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_CLOCK_FILE=str(clock_file)
+    ).start()
+    yield table
+    table.stop()
+
+
+def seconds_shown(page: Any) -> int:
+    text = page.locator(".clock .clock-time").first.inner_text()
+    match = re.fullmatch(r"(\d+):(\d\d)", text.strip())
+    assert match, text
+    return int(match.group(1)) * 60 + int(match.group(2))
+
+
+def both_shown(pages: list[Any]) -> list[int]:
+    """The clock of each page, read in one go by each page's own script."""
+    return [seconds_shown(page) for page in pages]
+
+
+def test_every_screen_counts_down_to_the_same_second(
+    server: Server, open_player: OpenPlayer, clock_file: Path
+) -> None:
+    players = kit.table(server.url, 3)
+    host = players[0]
+    host.act("timer", phase="clues", mode="enforced", minutes=5)
+    host.act("timer", phase="rebuild", mode="enforced", minutes=2)
+    host.act("start")
+    pages = [open_player(p.name, size=PHONE, token=p.token, code=p.code).page for p in players[:2]]
+    for page in pages:
+        page.goto(f"{server.url}/r/{host.code}")
+        page.locator(".clock .clock-time").wait_for()
+    # Both pages show the server's time left, an hour of skew notwithstanding.
+    for _ in range(3):
+        shown = both_shown(pages)
+        assert abs(shown[0] - shown[1]) <= 1, shown
+        assert 4 * 60 <= shown[0] <= 5 * 60, shown
+        pages[0].wait_for_timeout(700)
+    first = seconds_shown(pages[0])
+    pages[0].wait_for_timeout(2100)
+    assert seconds_shown(pages[0]) < first  # it ticks
+
+    # The host pauses: every screen holds the same time, marked paused.
+    pages[0].get_by_role("button", name="Pause the clock").click()
+    for page in pages:
+        page.locator(".clock.paused").wait_for()
+    held = both_shown(pages)
+    pages[1].wait_for_timeout(1500)
+    assert both_shown(pages) == held and abs(held[0] - held[1]) <= 1
+    pages[1].get_by_text("Ada paused the clock.").wait_for()
+    pages[0].get_by_role("button", name="Start the clock again").click()
+    for page in pages:
+        page.locator(".clock:not(.paused)").wait_for()
+
+    # Everyone writes; at zero of the try, the board is checked as it stands.
+    for p in players:
+        p.act("clues", clues=clues_for(p.seat))
+        p.act("done")
+    for page in pages:
+        page.locator(".resolve .clock").wait_for()
+    assert abs(seconds_shown(pages[0]) - seconds_shown(pages[1])) <= 1
+    clock_file.write_text(str(SKEW + 2 * 60 + 2))
+    for page in pages:
+        page.get_by_text(re.compile("Time is up: the board was checked as it stood")).wait_for()
+    assert players[1].state()["resolution"]["attempt"] == 2
+
+
+def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: OpenPlayer) -> None:
+    """The host's lobby with the clock settings, and the rebuild with the clock and its
+    pause button: accessible, big targets, and the whole try still on one screen."""
+    from .test_phone import IN_VIEW_JS
+    from .test_screens import Screens
+
+    players = kit.table(server.url, 4, decoys=4)
+    host = players[0]
+    screens = Screens("phone")
+    page = open_player(host.name, PHONE, token=host.token, code=host.code, bypass_csp=True)
+    page.goto(f"/r/{host.code}")
+    page.page.select_option("#timer-clues", "enforced")
+    page.page.locator("#timer-clues option[value=enforced][selected]").wait_for(state="attached")
+    page.page.select_option("#timer-rebuild", "advisory")
+    page.page.locator("#timer-rebuild option[value=advisory][selected]").wait_for(state="attached")
+    assert host.state()["timers"]["clues"]["mode"] == "enforced"
+    screens.look(page, "clock-lobby")
+    host.act("start")
+    for p in players:
+        p.act("clues", clues=clues_for(p.seat))
+        p.act("done")
+    if host.state()["resolution"]["spectator"] == host.seat:
+        # The host's own clover comes first: the table rebuilds it, and the next is theirs.
+        holder = players[host.state()["resolution"]["lock_holder"]]
+        for slot in kit.solution(players):
+            holder.act("place", card=slot["card"], spot=slot["spot"], rotation=slot["rotation"])
+        holder.act("lock")
+        host.act("next")
+    page.page.locator(".resolve .clock-button").wait_for()
+    screens.look(page, "clock-resolution")
+    assert screens.problems == [], "\n".join(screens.problems)
+    page.page.evaluate(
+        "() => scrollTo(0, scrollY + document.querySelector('.board-head')"
+        ".getBoundingClientRect().top)"
+    )
+    wanted = [
+        ".board-head .clock",
+        ".clock-button",
+        ".board .spot",
+        ".pool .card",
+        ".decide button",
+    ]
+    assert page.page.evaluate(IN_VIEW_JS, wanted) == []

@@ -1,0 +1,421 @@
+"""Watchers over HTTP: watching a room, chatting while the host allows it, sitting down
+in the lobby, and every refusal a watcher or a would-be watcher can meet."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from ..kit import (
+    Player,
+    Server,
+    Stream,
+    assert_error,
+    create,
+    public,
+    room_when,
+    running,
+    start_and_write_clues,
+    table,
+    wait_for,
+    watch,
+)
+
+MANY = {
+    "SOCLOVER_JOIN_RATE_PER_MINUTE": "1000",
+    "SOCLOVER_CREATE_RATE_PER_MINUTE": "1000",
+    "SOCLOVER_LOOKUP_RATE_PER_MINUTE": "1000",
+}
+"""Watchers and tables come from many places; in a test they all come from one address."""
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with running(tmp_path_factory.mktemp("watchers"), **MANY) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def api(shared: Server) -> str:
+    return shared.url
+
+
+def page_headers(api: str, who: Player) -> dict[str, str]:
+    """A request from the room's own page, carrying ``who``'s cookie."""
+    return {"Origin": api, "HX-Request": "true", "Cookie": f"soclover_{who.code}={who.token}"}
+
+
+def test_anyone_with_the_link_watches_under_a_name_and_sees_what_a_guesser_sees(api: str) -> None:
+    ada, bea, cy = table(api, 3)
+    r = httpx.post(f"{api}/api/rooms/{ada.code.lower()}/watch", json={"name": "  Gus  "})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    assert set(body) == {"code", "token", "watcher"} and body["code"] == ada.code
+    assert len(body["token"]) >= 22 and f"soclover_{ada.code}" in r.headers["set-cookie"]
+    gus = Player(api, ada.code, body["token"], -1, "Gus")
+    state = gus.state()
+    assert state["you"] == {"seat": None, "host": False, "watcher": True}
+    assert state["watchers"] == [{"id": body["watcher"], "name": "Gus", "present": False}]
+    # watching is a sign of life, as sitting is: the table soon shows them here
+    room_when(api, ada.code, lambda s: s["watchers"][0]["present"], what="Gus shown here")
+    assert state["can"]["sit"] and state["can"]["say"] and not state["can"]["start"]
+    # the table sees who watches
+    assert [w["name"] for w in ada.state()["watchers"]] == ["Gus"]
+    # in the game, what a guesser sees: no clover of anyone's, no solution, no decoys
+    start_and_write_clues([ada, bea, cy])
+    seen = gus.state()
+    assert seen["clover"] is None
+    assert seen["resolution"]["solution"] is None and seen["resolution"]["decoys"] is None
+    assert seen["resolution"]["pool"] == public(api, ada.code)["resolution"]["pool"]
+
+
+def test_a_watchers_lines_are_marked_and_the_host_turns_their_chat_off_and_on(api: str) -> None:
+    ada, bea, _ = table(api, 3)
+    gus = watch(api, ada.code, "Gus")
+    line = gus.act("say", text="hello table")["chat"][-1]
+    assert (line["name"], line["text"], line["watcher"]) == ("Gus", "hello table", True)
+    assert bea.act("say", text="hi Gus")["chat"][-1]["watcher"] is False
+    # only the host switches it
+    bea.refused(403, "not_host", "watchers_chat", on=False)
+    assert ada.act("watchers_chat", on=False)["watchers_chat"] is False
+    error = gus.refused(403, "watchers_chat_off", "say", text="still here?")
+    assert "watchers' chat off" in error["message"]
+    assert not gus.state()["can"]["say"]
+    bea.act("say", text="players still talk")
+    # the page's chat form is gone for the watcher, said why
+    page = httpx.get(f"{api}/r/{ada.code}", headers=page_headers(api, gus)).text
+    assert "turned the watchers' chat off" in page and 'name="text"' not in page
+    ada.act("watchers_chat", on=True)
+    gus.act("say", text="thanks")
+    texts = [(c["text"], c["watcher"]) for c in public(api, ada.code)["chat"]]
+    assert texts == [
+        ("hello table", True),
+        ("hi Gus", False),
+        ("players still talk", False),
+        ("thanks", True),
+    ]
+    # on every page, a watcher's line carries its mark
+    page = httpx.get(f"{api}/r/{ada.code}", headers=page_headers(api, bea)).text
+    assert page.count('class="by-watcher"') == 2 and "watcher-tag" in page
+
+
+def test_a_watcher_sits_down_in_the_lobby_as_who_they_are(api: str) -> None:
+    ada, _, _ = table(api, 3)
+    gus = watch(api, ada.code, "Gus")
+    gus.act("say", text="may I play?")
+    state = gus.act("sit")
+    assert state["you"] == {"seat": 3, "host": False}
+    assert state["watchers"] == []
+    assert state["players"][3]["name"] == "Gus"
+    # the same id as before: the chat line is still theirs, the token is their seat's
+    assert gus.state()["chat"][-1]["player"] == gus.state()["players"][3]["id"]
+    gus.refused(409, "already_seated", "sit")
+    gus.act("say", text="seated now")
+    assert gus.state()["chat"][-1]["watcher"] is False
+
+
+def test_no_seat_to_sit_in_once_the_game_started_or_the_lobby_is_full(api: str) -> None:
+    full = table(api, 6)
+    gus = watch(api, full[0].code, "Gus")
+    assert not gus.state()["can"]["sit"]
+    gus.refused(409, "room_full", "sit")
+    started = table(api, 3)
+    hal = watch(api, started[0].code, "Hal")
+    started[0].act("start")
+    hal.refused(409, "game_started", "sit")
+
+
+def test_a_watcher_acting_as_a_player_is_told_so_never_a_500(api: str) -> None:
+    players = table(api, 3)
+    gus = watch(api, players[0].code, "Gus")
+    for type_, fields in (("start", {}), ("settings", {"decoys": 2}), ("add_bot", {})):
+        gus.refused(403, "watcher_cannot_play", type_, **fields)
+    state = start_and_write_clues(players)
+    card = state["resolution"]["pool"][0]["card"]
+    for type_, fields in (
+        ("place", {"card": card, "spot": 0, "rotation": 0}),
+        ("agree", {}),
+        ("lock", {}),
+        ("clues", {"clues": ["a", "b", "c", "d"]}),
+        ("kick", {"seat": 1}),
+        ("drop", {"seat": 1}),
+        ("watchers_chat", {"on": False}),
+    ):
+        error = gus.refused(403, "watcher_cannot_play", type_, **fields)
+        assert "watching" in error["message"]
+    # a watcher's malformed action is refused as anyone's
+    assert_error(gus.post("place", card=card, spot="x"), 422)
+    assert_error(gus.post("watch", name="Gus"), 422)
+    # and the board is as it was
+    assert public(api, players[0].code)["resolution"]["board"] == state["resolution"]["board"]
+
+
+@pytest.mark.parametrize(
+    ("name", "status", "code"),
+    [
+        ("", 422, "bad_name"),
+        ("   ", 422, "bad_name"),
+        ("x" * 25, 422, "bad_name"),
+        ("\u200b\u200b", 422, "bad_name"),
+        ("Ada", 422, "name_taken"),
+        ("ADA", 422, "name_taken"),
+        ("Аda", 422, "name_taken"),  # a Cyrillic A
+        ("Gus", 422, "name_taken"),
+        ("gUS", 422, "name_taken"),
+    ],
+)
+def test_a_watchers_name_is_refused_as_a_seats_would_be(
+    api: str, name: str, status: int, code: str
+) -> None:
+    ada = create(api, "Ada")
+    watch(api, ada.code, "Gus")
+    r = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": name})
+    assert_error(r, status, code=code)
+    assert [w["name"] for w in ada.state()["watchers"]] == ["Gus"]
+
+
+def test_nobody_sits_under_a_watchers_name_and_bad_requests_are_4xx(api: str) -> None:
+    ada = create(api, "Ada")
+    watch(api, ada.code, "Gus")
+    assert_error(
+        httpx.post(f"{api}/api/rooms/{ada.code}/join", json={"name": "gus"}), 422, code="name_taken"
+    )
+    for body in ({}, {"name": 3}, {"name": "Hal", "seat": 1}, {"name": "x" * 101}):
+        assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", json=body), 422)
+    assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", content=b"{"), 422)
+    assert_error(httpx.post(f"{api}/api/rooms/ZZZZZZ/watch", json={"name": "Hal"}), 404)
+    assert_error(httpx.post(f"{api}/api/rooms/no!/watch", json={"name": "Hal"}), 404)
+
+
+def test_a_watcher_who_leaves_loses_the_room_and_their_token_with_it(api: str) -> None:
+    ada = create(api, "Ada")
+    gus = watch(api, ada.code, "Gus")
+    gus.act("leave")
+    assert public(api, ada.code)["watchers"] == []
+    assert_error(gus.post("say", text="hello?"), 401)
+    r = httpx.get(f"{api}/api/rooms/{ada.code}", headers=gus.headers)
+    assert r.json()["you"] is None
+    # someone without a seat or a watcher's token sends nothing
+    assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/actions", json={"type": "sit"}), 401)
+
+
+def test_an_open_stream_keeps_a_watcher_shown_here(api: str) -> None:
+    ada = create(api, "Ada")
+    gus = watch(api, ada.code, "Gus")
+    stream = Stream(f"{api}/api/rooms/{ada.code}/events", dict(gus.headers))
+    try:
+        first = stream.next().json
+        assert first["state"]["you"]["watcher"] is True
+        room_when(api, ada.code, lambda s: s["watchers"][0]["present"], what="Gus shown here")
+        ada.act("say", text="welcome")
+        said = wait_for(stream.next, lambda e: e.json["action"]["type"] == "say", what="say")
+        assert said.json["state"]["chat"][-1]["text"] == "welcome"
+        gus.act("say", text="thanks")
+        wait_for(
+            stream.next,
+            lambda e: (
+                e.json["action"]
+                == {
+                    "type": "say",
+                    "seat": None,
+                    "player": gus.state()["watchers"][0]["id"],
+                    "name": "Gus",
+                    "watcher": True,
+                }
+            ),
+            what="the watcher's line, told as theirs",
+        )
+    finally:
+        stream.close()
+
+
+def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    quick = {
+        **MANY,
+        "SOCLOVER_PRESENCE_GRACE_SECONDS": "0.5",
+        "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2",
+    }
+    api = make_server(**quick).url
+    ada = create(api, "Ada")
+    crowd = [watch(api, ada.code, f"W{n}") for n in range(50)]
+    streams = [Stream(f"{api}/api/rooms/{ada.code}/events", dict(w.headers)) for w in crowd]
+    try:
+        for stream in streams:
+            stream.next()
+        room_when(
+            api, ada.code, lambda s: all(w["present"] for w in s["watchers"]), what="all 50 here"
+        )
+        assert not public(api, ada.code)["can"]["watch"]
+        late = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Late"})
+        assert "as many watchers" in assert_error(late, 409, code="watchers_full")["message"]
+        # the join page says so rather than offering a form that would be refused
+        page = httpx.get(f"{api}/r/{ada.code}").text
+        assert 'formaction="/r/' not in page
+        streams[0].close()
+        room_when(api, ada.code, lambda s: not s["watchers"][0]["present"], what="W0 away")
+        came = watch(api, ada.code, "Late")
+        names = [w["name"] for w in came.state()["watchers"]]
+        assert len(names) == 50 and names[-1] == "Late" and "W0" not in names
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_player_out_of_a_game_watches_the_next_with_the_same_token(api: str) -> None:
+    players = table(api, 4)
+    ada, _, _, dot = players
+    ada.act("start")
+    dot.act("leave")
+    for p in players[:3]:
+        p.act("clues", clues=[f"Qz{p.seat}{leaf}" for leaf in range(4)])
+        p.act("done")
+    state = ada.state()
+    while state["phase"] == "resolution":
+        holder = next(p for p in players if p.seat == state["resolution"]["lock_holder"])
+        if state["resolution"]["checked"]:
+            state = holder.act("next")
+            continue
+        free = [b["spot"] for b in state["resolution"]["board"] if b["card"] is None]
+        for spot, card in zip(free, state["resolution"]["pool"], strict=False):
+            holder.act("place", card=card["card"], spot=spot, rotation=0)
+        state = holder.act("lock")
+    assert state["phase"] == "finished"
+    dot_id = state["players"][3]["id"]
+    ada.act("again")
+    seen = dot.state()
+    assert seen["you"]["watcher"] is True and [p["name"] for p in seen["players"]] == [
+        "Ada",
+        "Bea",
+        "Cy",
+    ]
+    assert [(w["id"], w["name"]) for w in seen["watchers"]] == [(dot_id, "Dot")]
+    dot.act("say", text="next one for me")
+    assert dot.act("sit")["you"] == {"seat": 3, "host": False}
+
+
+# --- the pages ----------------------------------------------------------------------
+
+
+def test_the_join_page_offers_to_watch_and_the_form_sets_the_watchers_cookie(api: str) -> None:
+    ada = create(api, "Ada")
+    page = httpx.get(f"{api}/r/{ada.code}").text
+    assert f'formaction="/r/{ada.code}/watch"' in page and "Take a seat" in page
+    r = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": "Gus"}, headers={"Origin": api})
+    assert r.status_code == 303 and r.headers["location"] == f"/r/{ada.code}"
+    token = r.cookies[f"soclover_{ada.code}"]
+    gus = Player(api, ada.code, token, -1, "Gus")
+    room_when(api, ada.code, lambda s: s["watchers"][0]["present"], what="Gus shown here")
+    room = httpx.get(f"{api}/r/{ada.code}", cookies={f"soclover_{ada.code}": token}).text
+    assert 'id="watching-bar"' in room and 'value="sit"' in room and "Stop watching" in room
+    assert "Leave the room" not in room and "Play on another device" not in room
+    assert "Watching 1:" in room and 'data-me="' in room
+    assert f'data-me="{gus.state()["watchers"][0]["id"]}"' in room
+
+
+def test_during_a_game_the_join_page_offers_to_watch_it(api: str) -> None:
+    players = table(api, 3)
+    players[0].act("start")
+    page = httpx.get(f"{api}/r/{players[0].code}").text
+    assert "Watch this game" in page and f'action="/r/{players[0].code}/watch"' in page
+    r = httpx.post(
+        f"{api}/r/{players[0].code}/watch", data={"name": "Gus"}, headers={"Origin": api}
+    )
+    cookie = {f"soclover_{players[0].code}": r.cookies[f"soclover_{players[0].code}"]}
+    room = httpx.get(f"{api}/r/{players[0].code}", cookies=cookie).text
+    assert 'id="watching-bar"' in room and 'value="sit"' not in room
+    assert 'value="clues"' not in room  # no clover, no clue form
+
+
+@pytest.mark.parametrize(
+    ("name", "status"), [("", 422), ("Ada", 422), ("y" * 30, 422)], ids=["empty", "taken", "long"]
+)
+def test_a_refused_watch_form_says_why_and_keeps_the_name(api: str, name: str, status: int) -> None:
+    ada = create(api, "Ada")
+    r = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
+    assert r.status_code == status
+    assert 'class="error"' in r.text and f'value="{name[:200]}"' in r.text
+    assert "set-cookie" not in r.headers
+
+
+def test_the_watch_form_from_another_site_is_refused(api: str) -> None:
+    ada = create(api, "Ada")
+    r = httpx.post(
+        f"{api}/r/{ada.code}/watch", data={"name": "Gus"}, headers={"Origin": "https://evil.test"}
+    )
+    assert r.status_code == 403 and "set-cookie" not in r.headers
+    assert public(api, ada.code)["watchers"] == []
+
+
+def test_watchers_sit_and_leave_from_the_page(api: str) -> None:
+    ada = create(api, "Ada")
+    gus = watch(api, ada.code, "Gus")
+    hal = watch(api, ada.code, "Hal")
+    r = httpx.post(f"{api}/r/{ada.code}/act", data={"type": "sit"}, headers=page_headers(api, gus))
+    assert r.status_code == 204 and r.headers.get("hx-refresh") == "true"
+    r = httpx.post(
+        f"{api}/r/{ada.code}/act", data={"type": "leave"}, headers=page_headers(api, hal)
+    )
+    assert r.status_code == 204 and r.headers["hx-redirect"] == f"/?left={ada.code}"
+    state = public(api, ada.code)
+    assert [p["name"] for p in state["players"]] == ["Ada", "Gus"] and state["watchers"] == []
+    # the host's switch, from the page
+    watch(api, ada.code, "Ivy")
+    r = httpx.post(
+        f"{api}/r/{ada.code}/act",
+        data={"type": "watchers_chat", "on": "false"},
+        headers=page_headers(api, ada),
+    )
+    assert r.status_code == 204 and public(api, ada.code)["watchers_chat"] is False
+    r = httpx.post(
+        f"{api}/r/{ada.code}/act",
+        data={"type": "place", "card": "x", "spot": "0"},
+        headers=page_headers(api, watch(api, ada.code, "Jo")),
+    )
+    assert r.status_code == 403 and "watching" in r.text
+
+
+def test_a_watchers_lines_in_a_game_leave_its_history_whole(api: str) -> None:
+    """The history is replayed from the log, a watcher's chat lines and comings included."""
+    players = table(api, 3)
+    ada = players[0]
+    gus = watch(api, ada.code, "Gus")
+    start_and_write_clues(players)
+    gus.act("say", text="go on")
+    watch(api, ada.code, "Hal")
+    state = ada.state()
+    holder = players[state["resolution"]["lock_holder"]]
+    spectator = players[state["resolution"]["spectator"]]
+    for p in spectator.state()["resolution"]["solution"]:
+        holder.act("place", card=p["card"], spot=p["spot"], rotation=p["rotation"])
+    gus.act("say", text="well done")
+    holder.act("lock")
+    for reader in (gus, ada):
+        r = httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=reader.headers)
+        assert r.status_code == 200
+        (clover,) = r.json()["clovers"]
+        assert clover["score"] == 6
+
+
+def test_watching_and_a_watchers_chat_are_rate_limited_as_a_seats_are(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    api = make_server(
+        SOCLOVER_JOIN_RATE_PER_MINUTE="2",
+        SOCLOVER_CHAT_BURST="2",
+        SOCLOVER_CHAT_LINES_PER_MINUTE="1",
+    ).url
+    ada = create(api, "Ada")
+    gus = watch(api, ada.code, "Gus")
+    watch(api, ada.code, "Hal")
+    late = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Ivy"})
+    assert_error(late, 429, code="rate_limited")
+    page = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": "Ivy"}, headers={"Origin": api})
+    assert page.status_code == 429 and "Too many tries" in page.text
+    gus.act("say", text="one")
+    gus.act("say", text="two")
+    gus.refused(429, "chat_too_fast", "say", text="three")
+    assert [w["name"] for w in public(api, ada.code)["watchers"]] == ["Gus", "Hal"]
