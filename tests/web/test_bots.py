@@ -79,7 +79,11 @@ def test_one_person_and_two_bots_play_a_whole_game_to_the_record(make_server) ->
     mine = ada.state()["clover"]
     ada.act("clues", clues=["Thing", "Stuff", "Object", "Item"])
     ada.act("done")
-    state = wait_for(ada.state, lambda s: s["phase"] == "resolution", what="the bots' clues")
+    # The bots' first thought starts their process and loads their model: on a busy
+    # machine that alone may take seconds.
+    state = wait_for(
+        ada.state, lambda s: s["phase"] == "resolution", what="the bots' clues", timeout=30
+    )
     for spectator in state["players"][1:]:
         assert spectator["bot"]
     checked = []
@@ -184,8 +188,11 @@ def test_a_bot_stands_in_for_a_player_away_and_hands_the_seat_back(make_server) 
         for p in (ada, bea):
             p.act("clues", clues=["Thing", "Stuff", "Object", "Item"])
             p.act("done")
-        state = wait_for(
-            ada.state, lambda s: s["phase"] == "resolution", what="Cy's clues by the bot"
+        state = wait_for(  # the bots' first thought: see above
+            ada.state,
+            lambda s: s["phase"] == "resolution",
+            what="Cy's clues by the bot",
+            timeout=30,
         )
         assert state["players"][cy.seat]["stand_in"] is True
         # Cy comes back (their page opens): the seat is theirs again, no bot plays it.
