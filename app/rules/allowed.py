@@ -21,43 +21,19 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
     one of them (``sit``, ``leave``, ``say``)."""
     seated = seat is not None and 0 <= seat < len(room.players)
     if watching:
-        return dict.fromkeys(FLAGS, False) | {
-            "kick": [],
-            "drop": [],
-            "stand_in": [],
-            "allow": [],
-            "join": False,
-            "claim": False,
-            "watch": False,
-            "sit": room.has_free_seat(),
-            "leave": True,
-            "say": room.watchers_chat,
-        }
+        return _only(sit=room.has_free_seat(), leave=True, say=room.watchers_chat)
     if not seated:
-        return dict.fromkeys(FLAGS, False) | {
-            "kick": [],
-            "drop": [],
-            "stand_in": [],
-            "allow": [],
-            "join": room.has_free_seat(),
-            "claim": bool(room.players) and len(room.claims) < MAX_CLAIMS,
-            "watch": room.may_watch(),
-        }
+        return _only(
+            join=room.has_free_seat(),
+            claim=bool(room.players) and len(room.claims) < MAX_CLAIMS,
+            watch=room.may_watch(),
+        )
     assert seat is not None
     if room.players[seat].out:
         # Out of the game: they watch it, and may chat (but the Spectator's silence holds).
         res = room.resolution
         quiet = res is not None and seat == room.spectator() and not res.checked
-        return dict.fromkeys(FLAGS, False) | {
-            "kick": [],
-            "drop": [],
-            "stand_in": [],
-            "allow": [],
-            "join": False,
-            "claim": False,
-            "watch": False,
-            "say": not quiet,
-        }
+        return _only(say=not quiet)
     host = seat == room.acting_host()
     lobby = room.phase == "lobby"
     playing = room.phase in ("clues", "resolution")
@@ -117,6 +93,13 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
         "say": not (res is not None and seat == room.spectator() and not res.checked),
         "again": room.phase == "finished",
     }
+
+
+def _only(**flags: bool) -> dict[str, Any]:
+    """Every answer no, every list empty, but for ``flags``: what someone who does not
+    play this game now may do."""
+    nothing: dict[str, Any] = {"kick": [], "drop": [], "stand_in": [], "allow": []}
+    return dict.fromkeys((*FLAGS, "join", "claim", "watch"), False) | nothing | flags
 
 
 def _may_answer(room: Room, seat: int, pid: int) -> bool:
