@@ -80,8 +80,9 @@ class TableClock:
                 continue
             self._due.pop(code, None)
             try:
-                await self.service.apply(code, None, self._timeout)
-                self.wake(await self.service.load(code))
+                # The room as it now is, timed out or not: a clock paused meanwhile
+                # is not followed, one moved on is.
+                self.wake(await self.service.apply(code, None, self._timeout))
             except RuleError:
                 # Gone (expired, deleted), or the rules say otherwise: nothing to act on.
                 continue
