@@ -41,6 +41,7 @@ from app.service.timers import TableClock
 from app.web import api, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
+from app.web.streams import close_streams_at_exit
 
 log = logging.getLogger("soclover")
 
@@ -138,6 +139,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             ),
             asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
+            asyncio.create_task(close_streams_at_exit(service.hub)),
             asyncio.create_task(
                 _every(
                     settings.expiry_sweep_seconds,

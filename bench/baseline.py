@@ -36,6 +36,12 @@ async def join(request: Request) -> JSONResponse:
     return JSONResponse({"code": code, "token": token, "seat": room["seats"] - 1}, 201)
 
 
+async def watch(request: Request) -> JSONResponse:
+    """Someone who only follows the room: a token, no seat (``python -m bench.watchers``)."""
+    rooms[request.path_params["code"]]  # a KeyError for an unknown room, as join's
+    return JSONResponse({"token": secrets.token_urlsafe(16), "seat": None}, 201)
+
+
 async def act(request: Request) -> JSONResponse:
     room = rooms[request.path_params["code"]]
     body = await request.json()
@@ -72,6 +78,7 @@ app = Starlette(
     routes=[
         Route("/api/rooms", create, methods=["POST"]),
         Route("/api/rooms/{code}/join", join, methods=["POST"]),
+        Route("/api/rooms/{code}/watch", watch, methods=["POST"]),
         Route("/api/rooms/{code}/actions", act, methods=["POST"]),
         Route("/api/rooms/{code}/events", events),
         Route("/healthz", healthz),

@@ -15,13 +15,16 @@ bench``, played at ``--rate`` actions/s over all rooms with the bench's mix:
 Each is measured on a fresh server on a fresh SQLite file (started as users start
 it), one after the other, in turns (without first, then with first, ...), so a
 slow moment of the machine falls on either. ``--watchers 0`` measures the same
-thing twice: the noise the ratio has of itself. The figures are printed as the
+thing twice: the noise the ratio has of itself. ``--server baseline`` measures the
+same on ``bench/baseline.py``, the bare fan-out (no database, no rules, events of a
+hundred bytes): the least that one more stream a room costs any server that writes
+every stream its own copy, here. The figures are printed as the
 median and the spread (min-max) over ``--repeat`` pairs; the p99 ratio (with /
 without) should stay within 1.10. One JSON line with every raw number follows, also
 written to ``bench/results/watchers-p99.json``.
 
     .venv/bin/python -m bench.watchers [--watchers 50] [--rooms 4] [--rate 40]
-        [--duration 20] [--repeat 5] [--streams page|api]
+        [--duration 20] [--repeat 5] [--streams page|api] [--server app|baseline]
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.loadgen import Client, LoadGen
-from bench.run import RESULTS, app_server, percentile
+from bench.run import RESULTS, Server, app_server, baseline_server, percentile
 
 LIMIT = 1.10
 """A watched room's p99 over an unwatched one's: the promise is within 10 %."""
@@ -60,9 +63,11 @@ async def watched(gen: LoadGen, rooms: list[Any], watchers: int, path: str) -> i
     return sum(1 for c in crowd if c.failed is None)
 
 
-async def one_run(base: str, args: argparse.Namespace, watchers: int, seed: int) -> dict[str, Any]:
+async def one_run(
+    server: Server, args: argparse.Namespace, watchers: int, seed: int
+) -> dict[str, Any]:
     """One measurement on a fresh server: ``args.rooms`` rooms with ``watchers`` each."""
-    gen = LoadGen(base, "app", seed)
+    gen = LoadGen(server.base, args.server, seed)
     await gen.start()
     try:
         await gen.setup([4] * args.rooms)
@@ -70,7 +75,9 @@ async def one_run(base: str, args: argparse.Namespace, watchers: int, seed: int)
         streams = await watched(gen, gen.rooms, watchers, STREAMS[args.streams])
         # The watchers' comings are presence changes, each an event: let them settle.
         await asyncio.sleep(args.settle)
+        cpu = server.cpu_seconds()
         answer = await gen.run(args.rate, args.duration, 0.0)
+        cpu = server.cpu_seconds() - cpu
         latencies = answer["latencies_ms"]
         return {
             "watchers": watchers,
@@ -82,6 +89,9 @@ async def one_run(base: str, args: argparse.Namespace, watchers: int, seed: int)
             "missing": answer["missing"],
             "p50_ms": round(percentile(latencies, 0.5), 2),
             "p99_ms": round(percentile(latencies, 0.99), 2),
+            # The server's CPU (user and system) while the actions ran, per action: what
+            # each change costs it, the steadiest figure on a noisy machine.
+            "server_cpu_ms_per_action": round(cpu * 1000 / max(1, answer["ok"]), 2),
             # The load generator reads every stream too: if it is busy, so is the figure.
             "loadgen_cpu_pct": round(answer["cpu_seconds"] / answer["wall"] * 100, 1),
             "loadgen_lag_p99_ms": round(answer["lag_p99_ms"], 1),
@@ -101,10 +111,13 @@ def _run(work: Any) -> Any:
 
 def measured(args: argparse.Namespace, watchers: int, seed: int) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="soclover-watchers-"))
-    server = app_server("sqlite", f"sqlite:///{workdir}/bench.sqlite3", 1, workdir)
+    if args.server == "baseline":
+        server = baseline_server(workdir)
+    else:
+        server = app_server("sqlite", f"sqlite:///{workdir}/bench.sqlite3", 1, workdir)
     try:
         started = time.perf_counter()
-        run = _run(one_run(server.base, args, watchers, seed))
+        run = _run(one_run(server, args, watchers, seed))
         run["seconds"] = round(time.perf_counter() - started, 1)
         run["server_rss_mb"] = round(server.rss() / 2**20, 1)
         run["server_cpu_s"] = round(server.cpu_seconds(), 1)
@@ -128,8 +141,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--settle", type=float, default=3.0, help="seconds before measuring")
     parser.add_argument("--streams", choices=sorted(STREAMS), default="page")
+    parser.add_argument(
+        "--server",
+        choices=("app", "baseline"),
+        default="app",
+        help="baseline: the bare fan-out of bench/baseline.py, the floor of a send per stream",
+    )
     parser.add_argument("--out", type=Path, default=RESULTS / "watchers-p99.json")
     args = parser.parse_args(argv)
+    if args.server == "baseline":
+        args.streams = "api"  # the bare fan-out has no pages
     runs: list[dict[str, Any]] = []
     for n in range(args.repeat):
         order = [0, args.watchers] if n % 2 == 0 else [args.watchers, 0]
@@ -144,6 +165,8 @@ def main(argv: list[str] | None = None) -> int:
             "p99_without_ms": without["p99_ms"],
             "p99_with_ms": with_["p99_ms"],
             "ratio": round(with_["p99_ms"] / without["p99_ms"], 3) if without["p99_ms"] else None,
+            "cpu_ms_per_action_without": without["server_cpu_ms_per_action"],
+            "cpu_ms_per_action_with": with_["server_cpu_ms_per_action"],
             "errors": without["errors"] + with_["errors"],
             "missing": without["missing"] + with_["missing"],
         }
@@ -151,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"pair {n + 1}: p99 without {run['p99_without_ms']} ms, with {args.watchers} "
             f"watchers a room {run['p99_with_ms']} ms (x{run['ratio']}); p50 "
-            f"{run['p50_without_ms']} / {run['p50_with_ms']} ms; "
+            f"{run['p50_without_ms']} / {run['p50_with_ms']} ms; server CPU an action "
+            f"{run['cpu_ms_per_action_without']} / {run['cpu_ms_per_action_with']} ms; "
             f"{with_['watcher_streams']} watcher streams, loadgen CPU "
             f"{without['loadgen_cpu_pct']} / {with_['loadgen_cpu_pct']} %, "
             f"missing {run['missing']}, errors {run['errors']}",
@@ -164,6 +188,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  p99 without watchers  {spread(runs, 'p99_without_ms')} ms")
     print(f"  p99 with {args.watchers:<3} watchers {spread(runs, 'p99_with_ms')} ms")
     print(f"  ratio (with/without)  {spread(runs, 'ratio')}")
+    print(f"  server CPU an action, without {spread(runs, 'cpu_ms_per_action_without')} ms")
+    print(f"  server CPU an action, with    {spread(runs, 'cpu_ms_per_action_with')} ms")
     ratios = [r["ratio"] for r in runs if r["ratio"] is not None]
     holds = bool(ratios) and statistics.median(ratios) <= LIMIT
     broken = any(r["errors"] or r["missing"] for r in runs)

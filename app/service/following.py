@@ -14,7 +14,7 @@ from typing import Any
 
 from app.rules.state import Room
 from app.rules.views import View, Viewer, viewer_of
-from app.service.hub import Change, Ping, RoomHub
+from app.service.hub import Change, Closed, Ping, RoomHub
 from app.service.presence import PresenceTracker
 
 ViewOf = Callable[[Room, Viewer, "int | None"], Awaitable[View]]
@@ -63,6 +63,27 @@ class Update:
         return await self._view_of(self._change.room, self._seat, None)
 
 
+class Whom:
+    """Whom one stream's changes are for (``views.viewer_of``), worked out again only
+    when the room's players or watchers are no longer the ones it was worked out from:
+    else each of a room's fifty watchers' streams would look through its fifty watchers
+    at every change."""
+
+    __slots__ = ("_players", "_viewer", "_watchers", "pid")
+
+    def __init__(self, pid: int | None) -> None:
+        self.pid = pid
+        self._players: object = None
+        self._watchers: object = None
+        self._viewer: Viewer = None
+
+    def __call__(self, room: Room) -> Viewer:
+        if room.players is not self._players or room.watchers is not self._watchers:
+            self._players, self._watchers = room.players, room.watchers
+            self._viewer = viewer_of(room, self.pid)
+        return self._viewer
+
+
 class Moved:
     """The last thing a stream is handed when its seat moved to another device: the
     device it serves may no longer see what the seat sees."""
@@ -97,9 +118,10 @@ class Follower:
         the current state again. While it follows, the player ``pid`` is present.
         Now and then it gives a ``Ping``: time for the stream to show it is alive.
         Once the seat of ``pid`` is played from a device other than ``device``, it
-        gives ``MOVED`` and ends.
+        gives ``MOVED`` and ends; it ends too when the server stops.
         """
         sub = self.hub.subscribe(code)
+        whom = Whom(pid)
         if pid is not None:
             self.presence.connected(code, pid)
         try:
@@ -111,19 +133,21 @@ class Follower:
                 if self._moved(room, pid, device):
                     yield MOVED
                     return
-                yield await self.update(Change(room.seq, room, None), pid)
+                yield Update(Change(room.seq, room, None), whom(room), self.view_of)
                 sent = room.seq
             else:
                 for change in missed:
                     if self._moved(change.room, pid, device):
                         yield MOVED
                         return
-                    yield await self.update(change, pid)
+                    yield Update(change, whom(change.room), self.view_of)
                 sent = max([last or 0, *(c.seq for c in missed)])
             # A stream lives for hours: it holds on to no room, no change, of its start.
             del room, missed
             while True:
                 item = await sub.get()
+                if isinstance(item, Closed):
+                    return  # the server is stopping
                 if isinstance(item, Ping):
                     yield item
                     continue
@@ -132,7 +156,7 @@ class Follower:
                     if self._moved(current, pid, device):
                         yield MOVED
                         return
-                    yield await self.update(Change(current.seq, current, None), pid)
+                    yield Update(Change(current.seq, current, None), whom(current), self.view_of)
                     sent = current.seq
                     continue
                 if item.seq <= sent:
@@ -144,13 +168,14 @@ class Follower:
                     gap = self.hub.since(code, sent)
                     if gap is None:
                         current = await self.load(code)
-                        yield await self.update(Change(current.seq, current, None), pid)
+                        whole = Change(current.seq, current, None)
+                        yield Update(whole, whom(current), self.view_of)
                         sent = current.seq
                         continue
                     for earlier in gap:
                         if earlier.seq < item.seq:
-                            yield await self.update(earlier, pid)
-                yield await self.update(item, pid)
+                            yield Update(earlier, whom(earlier.room), self.view_of)
+                yield Update(item, whom(item.room), self.view_of)
                 sent = item.seq
         finally:
             self.hub.unsubscribe(sub)

@@ -126,6 +126,13 @@ class Ping:
 PING = Ping()
 
 
+class Closed:
+    """Handed to every subscriber when the server stops: the stream ends."""
+
+
+CLOSED = Closed()
+
+
 class Subscription:
     """One stream's mailbox: the changes it has yet to send, and its waiting reader.
 
@@ -137,12 +144,12 @@ class Subscription:
 
     def __init__(self, code: str) -> None:
         self.code = code
-        self.pending: deque[Change | Ping] = deque()
+        self.pending: deque[Change | Ping | Closed] = deque()
         self.overflowed = False
         self._waiter: asyncio.Future[None] | None = None
 
-    def put(self, item: Change | Ping) -> None:
-        if len(self.pending) >= QUEUE_SIZE:
+    def put(self, item: Change | Ping | Closed) -> None:
+        if len(self.pending) >= QUEUE_SIZE and item is not CLOSED:
             self.overflowed = True
             return
         self.pending.append(item)
@@ -157,8 +164,8 @@ class Subscription:
         self.pending.clear()
         return True
 
-    async def get(self) -> Change | Ping:
-        """The next change (or ``PING``), waiting for one if need be."""
+    async def get(self) -> Change | Ping | Closed:
+        """The next change (or ``PING``, or ``CLOSED``), waiting for one if need be."""
         while not self.pending:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
@@ -172,6 +179,7 @@ class RoomHub:
     def __init__(self) -> None:
         self._subscribers: dict[str, set[Subscription]] = {}
         self._history: dict[str, deque[Change]] = {}
+        self._closed = False
 
     def publish(self, code: str, change: Change) -> None:
         """Hand ``change`` to every subscriber of ``code``; called in seq order."""
@@ -206,6 +214,8 @@ class RoomHub:
 
     def subscribe(self, code: str) -> Subscription:
         sub = Subscription(code)
+        if self._closed:
+            sub.put(CLOSED)
         self._subscribers.setdefault(code, set()).add(sub)
         return sub
 
@@ -215,6 +225,13 @@ class RoomHub:
             subs.discard(sub)
             if not subs:
                 del self._subscribers[sub.code]
+
+    def close(self) -> None:
+        """End every stream, and every stream opened from now on: the server is stopping."""
+        self._closed = True
+        for subs in self._subscribers.values():
+            for sub in subs:
+                sub.put(CLOSED)
 
     def forget(self, code: str) -> None:
         """Drop what is kept for a room that no longer exists."""

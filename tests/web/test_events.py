@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import httpx
 
 from ..kit import (
@@ -141,3 +143,25 @@ def test_an_open_stream_is_presence(make_server):
 def test_an_unknown_room_is_404_before_any_stream(api):
     r = httpx.get(f"{api}/api/rooms/ZZZZZZ/events")
     assert_error(r, 404, code="room_not_found")
+
+
+def test_streams_end_cleanly_and_at_once_when_the_server_stops(make_server):
+    """Told to stop, the server ends every stream as a finished response (the chunked
+    body's last chunk sent) rather than leaving them to be cut when its patience runs out."""
+    server = make_server()
+    host = table(server.url, 1)[0]
+    url = f"{server.url}/api/rooms/{host.code}/events"
+    with (
+        httpx.Client(timeout=httpx.Timeout(5, read=10)) as client,
+        client.stream("GET", url, headers=host.headers) as response,
+    ):
+        chunks = response.iter_raw()
+        received = b""
+        while b"\n\n" not in received.replace(b"\r\n", b"\n"):
+            received += next(chunks)
+        assert server.process is not None
+        server.process.send_signal(signal.SIGTERM)
+        # An unfinished chunked body would raise httpx.RemoteProtocolError here.
+        rest = b"".join(chunks)
+    assert b"event: state" in received and b"event:" not in rest
+    assert server.process.wait(10) in (0, -signal.SIGTERM)

@@ -231,6 +231,24 @@ def test_an_open_stream_keeps_a_watcher_shown_here(api: str) -> None:
         stream.close()
 
 
+def test_a_watchers_open_stream_follows_them_into_their_seat(api: str) -> None:
+    """The same stream, before and after Take a seat: each change is seen as whoever the
+    token's holder is at that change, a watcher, then a seat."""
+    ada = create(api, "Ada")
+    gus = watch(api, ada.code, "Gus")
+    stream = Stream(f"{api}/api/rooms/{ada.code}/events", dict(gus.headers))
+    try:
+        assert stream.next().json["state"]["you"]["watcher"] is True
+        gus.act("sit")
+        seated = wait_for(stream.next, lambda e: e.json["action"]["type"] == "sit", what="sit")
+        assert seated.json["state"]["you"] == {"seat": 1, "host": False}
+        ada.act("say", text="welcome")
+        said = wait_for(stream.next, lambda e: e.json["action"]["type"] == "say", what="say")
+        assert said.json["state"]["you"] == {"seat": 1, "host": False}
+    finally:
+        stream.close()
+
+
 def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait(
     make_server,  # type: ignore[no-untyped-def]
 ) -> None:
