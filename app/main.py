@@ -182,11 +182,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
+    # The live streams first: plain routes, lighter for the hours a stream stays open.
+    app.router.routes.extend([events.SERVED, live.ROUTE])
     app.include_router(api.router)
     app.include_router(events.router)
     app.include_router(pages.router)
     app.include_router(claim_pages.router)
-    app.include_router(live.router)
     app.include_router(install.router)
     app.include_router(i18n.router)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

@@ -14,12 +14,15 @@ from collections.abc import AsyncIterator
 
 from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.routing import Route
 
 from app.jsontext import to_bytes
 from app.service.following import Moved, Update
 from app.service.hub import Ping
-from app.web.deps import CodeDep, ReaderSeat, ServiceDep
-from app.web.streams import PING_COMMENT, event_stream
+from app.service.rooms import RoomService
+from app.service.seats import Seat
+from app.web.deps import CodeDep, ReaderSeat, ServiceDep, get_service, reader_seat, room_code
+from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -40,6 +43,26 @@ async def room_events(
     The first event carries the current state with the whole recent chat
     (`chat_after` null); each later one only the chat lines its change added.
     """
+    return await _opened(request, code, seat, service)
+
+
+async def served_room_events(request: Request) -> RoomStream:
+    """``room_events`` as it is served: a plain Starlette route (``SERVED``) asking for
+    the same room, seat and service with the same functions, without FastAPI's
+    dependency machinery, whose frames an open stream would hold for hours (4 KB
+    each, thousands of them). The route above stays for the API's documentation."""
+    code = await room_code(request.path_params["code"])
+    service = await get_service(request)
+    return await _opened(request, code, await reader_seat(request, code, service), service)
+
+
+SERVED = Route("/api/rooms/{code}/events", served_room_events, methods=["GET"])
+"""Registered ahead of the routers (``app/main.py``), so it is the one that answers."""
+
+
+async def _opened(
+    request: Request, code: str, seat: Seat | None, service: RoomService
+) -> RoomStream:
     await service.ensure_room(code)  # 404 before the stream opens
     updates = service.follow(code, seat, _last_event_id(request))
     return event_stream(_events(updates))

@@ -20,30 +20,35 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from fastapi import APIRouter, Request
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from fastapi import Request
+from sse_starlette import ServerSentEvent
+from starlette.routing import Route
 
 from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web import render
-from app.web.deps import CodeDep, ReaderSeat, ServiceDep
-from app.web.i18n import Lang
-from app.web.streams import PING_COMMENT, event_stream
-
-router = APIRouter(include_in_schema=False)
+from app.web.deps import get_service, reader_seat, room_code
+from app.web.i18n import interface_language
+from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 LIVE_REGIONS = tuple(name for name in render.REGIONS if name != "chat")
 """Rendered for every change; the chat only when a stream starts or resynchronizes."""
 
 
-@router.get("/r/{code}/stream")
-async def room_stream(
-    code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep, lang: Lang
-) -> EventSourceResponse:
+async def room_stream(request: Request) -> RoomStream:
+    """A plain Starlette route (``ROUTE``), asking for the room, the seat and the
+    language with the functions the FastAPI routes depend on, without FastAPI's
+    dependency machinery, whose frames an open stream would hold for hours."""
+    code = await room_code(request.path_params["code"])
+    service = await get_service(request)
+    seat = await reader_seat(request, code, service)
     await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
-    return event_stream(_regions(updates, public_url or "", lang))
+    return event_stream(_regions(updates, public_url or "", interface_language(request)))
+
+
+ROUTE = Route("/r/{code}/stream", room_stream, methods=["GET"], include_in_schema=False)
 
 
 async def _regions(
