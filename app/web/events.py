@@ -85,7 +85,9 @@ async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterato
         if isinstance(update, Moved):
             yield MOVED_EVENT
             return
-        yield PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
+        event = PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
+        del update  # an idle stream holds no change
+        yield event
 
 
 async def _encoded(update: Update) -> bytes:

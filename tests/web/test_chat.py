@@ -91,11 +91,13 @@ def test_the_page_stream_sends_the_chat_once_then_only_new_lines(api: str) -> No
     try:
         first = {e.event: e.data for e in stream.take(5)}
         assert first["chat"].count("<li") == 30
-        bea.act("say", text="hello there")
+        said = bea.act("say", text="hello there")["seq"]
         events = []
         while not any(e.event == "chat-line" for e in events):
             events.append(stream.next())
         assert "chat" not in {e.event for e in events}
+        # A region whose HTML did not change is not sent again: the line is all.
+        assert {e.event for e in events if e.id == str(said)} == {"chat-line"}
         line = next(e for e in events if e.event == "chat-line")
         assert line.data.count("<li") == 1 and "hello there" in line.data
         assert len(line.data) < 1_000
