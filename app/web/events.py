@@ -49,8 +49,9 @@ async def room_events(
 async def served_room_events(request: Request) -> RoomStream:
     """``room_events`` as it is served: a plain Starlette route (``SERVED``) asking for
     the same room, seat and service with the same functions, without FastAPI's
-    dependency machinery, whose frames an open stream would hold for hours (4 KB
-    each, thousands of them). The route above stays for the API's documentation."""
+    dependency machinery, whose frames an open stream would hold for hours (about
+    4 KB a stream, thousands of them). The route above stays for the API's
+    documentation."""
     code = await room_code(request.path_params["code"])
     service = await get_service(request)
     return await _opened(request, code, await reader_seat(request, code, service), service)

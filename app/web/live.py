@@ -54,13 +54,13 @@ ROUTE = Route("/r/{code}/stream", room_stream, methods=["GET"], include_in_schem
 async def _regions(
     updates: AsyncIterator[Update | Ping | Moved], site: str, lang: str
 ) -> AsyncIterator[ServerSentEvent | bytes]:
+    # What each region last showed, by its length and hash: an open page holds no HTML
+    # of its own (it would hold every region's, 20 KB a page, for hours); each change's
+    # regions are shared by the streams that send them, and Python keeps a string's hash
+    # with it, so comparing costs a stream nothing. Two different renderings of one
+    # region with the same 64-bit hash and length would leave a page one change behind:
+    # a chance of about one in 10^19 a comparison.
     sent: dict[str, tuple[int, int]] = {}
-    """What each region last showed, by its length and hash: an open page holds no HTML
-    of its own (it would hold every region's, 20 KB a page, for hours); each change's
-    regions are shared by the streams that send them, and Python keeps a string's hash
-    with it, so comparing costs a stream nothing. Two different renderings of one
-    region with the same 64-bit hash and length would leave a page one change behind:
-    a chance of about one in 10^19 a comparison."""
     async for update in updates:
         if isinstance(update, Ping):
             yield PING_COMMENT
