@@ -13,6 +13,7 @@ from datetime import timedelta
 
 from fastapi import FastAPI
 from fastapi.staticfiles import StaticFiles
+from starlette.types import ASGIApp
 
 from app.bots import LANGUAGES as BOT_LANGUAGES
 from app.bots.model import missing_packages
@@ -41,7 +42,7 @@ from app.service.timers import TableClock
 from app.web import api, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.security import SecurityMiddleware, redact_access_log
-from app.web.streams import close_streams_at_exit
+from app.web.streams import StreamsFirst, close_streams_at_exit
 
 log = logging.getLogger("soclover")
 
@@ -169,7 +170,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 writer.close()
             await engine.dispose()
 
-    app = FastAPI(
+    app = TableApp(
         title="So Clover! table",
         summary="Rooms, actions and live events for the cooperative word game So Clover!",
         version="0.1.0",
@@ -182,7 +183,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
-    # The live streams first: plain routes, lighter for the hours a stream stays open.
+    # The live streams: plain routes, served ahead of the middleware (TableApp), and here
+    # for what that does not serve (HEAD, a GET with a body).
     app.router.routes.extend([events.SERVED, live.ROUTE])
     app.include_router(api.router)
     app.include_router(events.router)
@@ -198,6 +200,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return {"status": "ok" if app.state.ready else "starting"}
 
     return app
+
+
+class TableApp(FastAPI):
+    """FastAPI, with the live streams served ahead of its middleware (``StreamsFirst``)."""
+
+    def build_middleware_stack(self) -> ASGIApp:
+        stack = super().build_middleware_stack()
+        return StreamsFirst(
+            stack, [events.SERVED, live.ROUTE], self.exception_handlers, self.router
+        )
 
 
 def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:

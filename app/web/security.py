@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -55,7 +56,6 @@ class SecurityMiddleware:
             await _too_large(send)
             return
         path: str = scope.get("path", "")
-        csp = DOCS_CSP if path.startswith(("/docs", "/redoc")) else CSP
         received = 0
 
         async def limited_receive() -> Message:
@@ -67,22 +67,22 @@ class SecurityMiddleware:
                     raise BodyTooLarge()
             return message
 
-        per_seat = not path.startswith("/static/")
-
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                headers = list(message.get("headers", []))
-                headers.extend(SECURITY_HEADERS)
-                headers.append((b"content-security-policy", csp.encode()))
-                if per_seat:
-                    headers = _per_seat(headers)
-                message = {**message, "headers": headers}
+                message = {**message, "headers": secured(path, message.get("headers", []))}
             await send(message)
 
         try:
             await self.app(scope, limited_receive, send_with_headers)
         except BodyTooLarge:
             await _too_large(send)
+
+
+def secured(path: str, headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """``headers`` with this module's added: what every response to ``path`` carries."""
+    csp = DOCS_CSP if path.startswith(("/docs", "/redoc")) else CSP
+    result = [*headers, *SECURITY_HEADERS, (b"content-security-policy", csp.encode())]
+    return result if path.startswith("/static/") else _per_seat(result)
 
 
 class BodyTooLarge(StarletteHTTPException):

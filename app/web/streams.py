@@ -1,23 +1,39 @@
-"""What both live streams share: their headers, their keep-alive, their response.
+"""What both live streams share: their door, their headers, their keep-alive, their
+response.
 
 ``/api/rooms/{code}/events`` (JSON, ``app/web/events.py``) and
 ``/r/{code}/stream`` (HTML regions, ``app/web/live.py``) are Server-Sent
-Events through sse-starlette; one task pings every stream in turn through
-the hub (``app/service/hub.py``), so no stream runs a ping task of its own,
-and one task ends every stream when the server shuts down
-(``close_streams_at_exit``), so no stream runs a shutdown listener of its own.
+Events through sse-starlette. A stream stays open for hours, thousands at a
+time, so what each one holds while it waits is counted in kilobytes a stream:
+
+- it is opened ahead of the middleware (``StreamsFirst``), so no layer keeps a
+  suspended frame for it;
+- it runs two tasks (``RoomStream``): the events, and the request's own, which
+  listens for the disconnect;
+- one task pings every stream in turn through the hub (``app/service/hub.py``),
+  and one ends every stream when the server shuts down
+  (``close_streams_at_exit``): no stream runs a ping task or a shutdown
+  listener of its own.
+
+docs/performance.md says what each of these saved.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from typing import Any
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from sse_starlette.event import ensure_bytes
-from starlette.types import Message, Receive, Scope, Send
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match, Route
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.service.hub import RoomHub
+from app.web.security import secured
 
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 """Per seat, so never stored; and no proxy buffering (nginx honours X-Accel-Buffering)."""
@@ -25,43 +41,69 @@ PING_COMMENT = b": ping\r\n\r\n"
 """Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
 
 
+class OneSender:
+    """What stands for sse-starlette's send lock in a ``RoomStream``: nothing to lock."""
+
+    async def __aenter__(self) -> None:
+        return None
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+ONE_SENDER = OneSender()
+
+
+class Ended(Exception):
+    """A stream's events are all sent."""
+
+
 class RoomStream(EventSourceResponse):
     """sse-starlette's response, lighter by what thousands of open streams do not need.
 
-    Its own ``__call__`` runs four tasks a stream: the events, a ping, a
-    shutdown listener and a disconnect listener. Here the events run in one
-    task and the request's own task listens for the disconnect; the hub pings
-    and ends every stream (see the module's docstring). An idle stream holds
-    two tasks instead of four (docs/performance.md says what each step saved).
+    Its own ``__call__`` runs four tasks a stream in an anyio task group: the
+    events, a ping, a shutdown listener and a disconnect listener. Here the
+    events run in one task and the request's own task listens for the
+    disconnect, in an asyncio task group (anyio's holds 3 KB more a stream); the
+    hub pings and ends every stream (see the module's docstring).
 
     And each event is handed to the server as it is, without a timeout scope
     around every send: none is set (a phone that stops reading is left behind
     by its mailbox in the hub, and resynchronized when it reads again).
     """
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Its events and pings come through one task here, so no send needs a lock: an
+        # anyio lock is 0.8 KB, for each of thousands of streams.
+        self._send_lock = ONE_SENDER  # type: ignore[assignment]
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] == "HEAD" or self.send_timeout is not None:
             await super().__call__(scope, receive, send)
             return
         try:
-            async with anyio.create_task_group() as group:
-
-                async def events() -> None:
-                    await self._stream_response(send)
-                    group.cancel_scope.cancel()  # the stream ended: stop listening
-
-                group.start_soon(events)
+            async with asyncio.TaskGroup() as group:
+                events = group.create_task(self._stream_then_stop(send))
                 await self._listen_for_disconnect(receive)
-                group.cancel_scope.cancel()  # the phone left: stop the events
+                events.cancel()  # the phone left: stop the events
         except BaseExceptionGroup as group_error:
-            # anyio wraps a task's failure in a group; the middleware expects it bare,
-            # as Starlette's and sse-starlette's own responses give it.
-            error: BaseException = group_error
+            # The group ends by the events' ``Ended`` (the stream ended: stop listening)
+            # or by a failure, which the middleware expects bare, as Starlette's and
+            # sse-starlette's own responses give it.
+            ended, failed = group_error.split(Ended)
+            error: BaseException | None = failed
             while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
                 error = error.exceptions[0]
-            raise error from None
+            if error is not None:
+                raise error from None
+            del ended
         if self.background is not None:
             await self.background()
+
+    async def _stream_then_stop(self, send: Send) -> None:
+        await self._stream_response(send)
+        raise Ended  # ends the task group, and with it the wait for a disconnect
 
     async def _send_with_timeout(self, send: Send, message: Message) -> None:
         await send(message)
@@ -89,9 +131,8 @@ class RoomStream(EventSourceResponse):
                 with anyio.move_on_after(self._cleanup_timeout, shield=True):
                     await aclose()
             raise
-        async with self._send_lock:
-            self.active = False
-            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        self.active = False
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 def event_stream(events: AsyncIterator[ServerSentEvent | bytes]) -> RoomStream:
@@ -106,3 +147,90 @@ async def close_streams_at_exit(hub: RoomHub) -> None:
     stream: each sends the end of its response and the server can close."""
     await EventSourceResponse._listen_for_exit_signal()
     hub.close()
+
+
+Handler = Callable[[Request, Exception], Awaitable[Response]]
+
+
+class StreamsFirst:
+    """The application's outermost layer: a live stream is opened here, ahead of the
+    middleware, and runs beneath none of it.
+
+    Every layer a request passes through keeps a suspended frame (and often a
+    closure or two) for as long as the request lasts: for a page or an action, a
+    few milliseconds; for a stream, hours, times thousands of streams. So a plain
+    GET of a stream route is answered here: its route's function opens it, a
+    refusal is answered by the application's own exception handlers, and the
+    response gets the headers ``app.web.security`` gives every response. Anything
+    else (another method, a GET with a body) goes through the whole application,
+    which has the same routes.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        routes: Sequence[Route],
+        handlers: Mapping[Any, Callable[..., Any]],
+        router: Any,
+    ) -> None:
+        self.app = app
+        self.routes = routes
+        self.handlers = handlers
+        self.router = router
+        self._headers: dict[tuple[tuple[bytes, bytes], ...], tuple[tuple[bytes, bytes], ...]] = {}
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET" and not _has_body(scope):
+            for route in self.routes:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    scope.setdefault("router", self.router)
+                    await self._serve(child["endpoint"], scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+    async def _serve(self, open_stream: Any, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope, receive)
+        unexpected: Exception | None = None
+        try:
+            response: Response = await open_stream(request)
+        except Exception as error:
+            handler = self._handler(error)
+            if handler is None:
+                handler, unexpected = self.handlers[Exception], error
+            response = await handler(request, error)
+        del request
+        if isinstance(response, RoomStream):
+            response.raw_headers = self._stream_headers(response.raw_headers)
+        else:
+            response.raw_headers = secured(scope["path"], response.raw_headers)
+        await response(scope, receive, send)
+        if unexpected is not None:
+            raise unexpected  # for the server's log, as Starlette's error middleware does
+
+    def _stream_headers(self, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+        """A stream's headers with the security ones, shared by the streams that have the
+        same (all of them, but for the odd header of a route): a list each, not 1 KB."""
+        key = tuple(headers)
+        found = self._headers.get(key)
+        if found is None:
+            found = tuple(secured("/stream", headers))
+            if len(self._headers) < 16:
+                self._headers[key] = found
+        return list(found)
+
+    def _handler(self, error: Exception) -> Handler | None:
+        for kind in type(error).__mro__:
+            if kind is not Exception and kind in self.handlers:
+                handler: Handler = self.handlers[kind]
+                return handler
+        return None
+
+
+def _has_body(scope: Scope) -> bool:
+    return any(
+        (name == b"content-length" and value.strip() not in (b"", b"0"))
+        or name == b"transfer-encoding"
+        for name, value in scope["headers"]
+    )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -243,6 +244,72 @@ def test_every_kind_of_answer_carries_csp_and_nosniff(api: str) -> None:
     with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events", timeout=5) as stream:
         assert stream.status_code == 200
         _assert_security_headers(stream)
+
+
+def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: str) -> None:
+    """The live streams are opened ahead of the middleware (``StreamsFirst``): what they
+    answer, refusals included, is what the whole application would."""
+    host = create(api, "Ada")
+    refused = {
+        "/api/rooms/ZZZZZZ/events": 404,
+        "/r/ZZZZZZ/stream": 404,
+        "/api/rooms/zz!/events": 404,
+    }
+    for path, status in refused.items():
+        r = httpx.get(f"{api}{path}")
+        assert r.status_code == status, (path, r.text)
+        _assert_security_headers(r)
+        assert r.headers["cache-control"] == "no-store"
+        assert "Authorization" in r.headers["vary"]
+        if path.startswith("/api/"):
+            assert r.json()["error"]["code"] == "room_not_found"
+        else:
+            assert r.headers["content-type"].startswith("text/html")
+    for path in (f"/api/rooms/{host.code}/events", f"/r/{host.code}/stream"):
+        headers = {**host.headers, "Cookie": f"soclover_{host.code}={host.token}"}
+        with httpx.stream("GET", f"{api}{path}", headers=headers, timeout=5) as stream:
+            assert stream.status_code == 200
+            _assert_security_headers(stream)
+            assert stream.headers["cache-control"] == "no-store"
+            assert "Authorization" in stream.headers["vary"]
+        # A GET with a body is not one a browser sends: the whole application answers it.
+        with httpx.stream(
+            "GET", f"{api}{path}", headers=headers, content=b"{}", timeout=5
+        ) as stream:
+            assert stream.status_code == 200
+            _assert_security_headers(stream)
+    head = httpx.head(f"{api}/api/rooms/ZZZZZZ/events")
+    assert head.status_code == 404
+    _assert_security_headers(head)
+
+
+def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
+    """A stream's opening that fails unexpectedly gets the application's 500 answer, with
+    its headers, as any request would, and the error goes on to the server's log."""
+    from starlette.routing import Route
+
+    from app.config import Settings
+    from app.main import create_app
+    from app.web.streams import StreamsFirst
+
+    async def broken(request: object) -> None:
+        raise RuntimeError("the disk is gone")
+
+    async def rest(scope: object, receive: object, send: object) -> None:
+        raise AssertionError("a stream's GET went through the middleware")
+
+    handlers = create_app(Settings(database_url="sqlite://")).exception_handlers
+    door = StreamsFirst(rest, [Route("/api/rooms/{code}/events", broken)], handlers, None)
+    transport = httpx.ASGITransport(app=door, raise_app_exceptions=False)
+
+    async def get() -> httpx.Response:
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            return await client.get("/api/rooms/ABCDEF/events")
+
+    r = asyncio.run(get())
+    assert r.status_code == 500
+    assert r.json()["error"]["code"] == "internal"
+    _assert_security_headers(r)
 
 
 def test_seat_tokens_never_appear_in_the_room_state(api: str) -> None:
