@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -287,6 +286,7 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
     """A stream's opening that fails unexpectedly gets the application's 500 answer, with
     its headers, as any request would, and the error goes on to the server's log."""
     from starlette.routing import Route
+    from starlette.testclient import TestClient
 
     from app.config import Settings
     from app.main import create_app
@@ -300,13 +300,9 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
 
     handlers = create_app(Settings(database_url="sqlite://")).exception_handlers
     door = StreamsFirst(rest, [Route("/api/rooms/{code}/events", broken)], handlers, None)
-    transport = httpx.ASGITransport(app=door, raise_app_exceptions=False)
-
-    async def get() -> httpx.Response:
-        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
-            return await client.get("/api/rooms/ABCDEF/events")
-
-    r = asyncio.run(get())
+    # Starlette's client runs the app on a thread of its own: the browser tests leave
+    # an event loop running on this one.
+    r = TestClient(door, raise_server_exceptions=False).get("/api/rooms/ABCDEF/events")
     assert r.status_code == 500
     assert r.json()["error"]["code"] == "internal"
     _assert_security_headers(r)
