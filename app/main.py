@@ -185,7 +185,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     # The live streams: plain routes, served ahead of the middleware (TableApp), and here
     # for what that does not serve (HEAD, a GET with a body).
-    app.router.routes.extend([events.SERVED, live.ROUTE])
+    app.router.routes.extend(LIVE_STREAMS)
     app.include_router(api.router)
     app.include_router(events.router)
     app.include_router(pages.router)
@@ -202,14 +202,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
+LIVE_STREAMS = (events.SERVED, live.ROUTE)
+
+
 class TableApp(FastAPI):
     """FastAPI, with the live streams served ahead of its middleware (``StreamsFirst``)."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
-        return StreamsFirst(
-            stack, [events.SERVED, live.ROUTE], self.exception_handlers, self.router
-        )
+        return StreamsFirst(stack, LIVE_STREAMS, self.exception_handlers, self.router)
 
 
 def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:

@@ -91,13 +91,11 @@ class RoomStream(EventSourceResponse):
             # The group ends by the events' ``Ended`` (the stream ended: stop listening)
             # or by a failure, which the middleware expects bare, as Starlette's and
             # sse-starlette's own responses give it.
-            ended, failed = group_error.split(Ended)
-            error: BaseException | None = failed
+            error: BaseException | None = group_error.split(Ended)[1]
             while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
                 error = error.exceptions[0]
             if error is not None:
                 raise error from None
-            del ended
         if self.background is not None:
             await self.background()
 
@@ -202,20 +200,24 @@ class StreamsFirst:
             response = await handler(request, error)
         del request
         if isinstance(response, RoomStream):
-            response.raw_headers = self._stream_headers(response.raw_headers)
+            response.raw_headers = self._stream_headers(scope["path"], response.raw_headers)
         else:
             response.raw_headers = secured(scope["path"], response.raw_headers)
         await response(scope, receive, send)
         if unexpected is not None:
             raise unexpected  # for the server's log, as Starlette's error middleware does
 
-    def _stream_headers(self, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    def _stream_headers(
+        self, path: str, headers: list[tuple[bytes, bytes]]
+    ) -> list[tuple[bytes, bytes]]:
         """A stream's headers with the security ones, shared by the streams that have the
-        same (all of them, but for the odd header of a route): a list each, not 1 KB."""
+        same (all of them, but for the odd header of a route): a list each, not 1 KB.
+        What ``secured`` adds depends on the path only for /docs and /static/, never a
+        stream's."""
         key = tuple(headers)
         found = self._headers.get(key)
         if found is None:
-            found = tuple(secured("/stream", headers))
+            found = tuple(secured(path, headers))
             if len(self._headers) < 16:
                 self._headers[key] = found
         return list(found)
