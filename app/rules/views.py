@@ -16,6 +16,8 @@ else:
 ``seat=None`` is an onlooker with no seat: they see what a guesser sees. So does
 a watcher (``seat=WATCHER``), whose view is one and the same for every watcher:
 nothing in it names which watcher reads it, so a change is rendered once for all.
+Beyond that, a view is two parts (``own`` and ``common``): seats that know the same
+share the common one (``audience``), so it is built once for a room's guessers.
 The result is plain JSON-ready data in the shape of the API's room state (docs/api.md).
 """
 
@@ -63,6 +65,15 @@ def viewer_of(room: Room, pid: int | None) -> Viewer:
     return WATCHER if pid is not None and room.watcher(pid) is not None else None
 
 
+SEATED: Final = "seated"
+"""The audience of a view every seated player shares: the guessers' (or everyone's,
+when nobody knows more than the table)."""
+Audience = int | Literal["seated"] | None
+"""Who shares a view's common part: one seat that knows what no other does (its own
+clover, the Spectator's truth), every other seat together (``SEATED``), or everyone
+without a seat, watchers included (``None``)."""
+
+
 def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
     """The room as ``viewer`` may see it: a seat, ``WATCHER``, or ``None`` for someone
     with neither. A watcher sees what someone without a seat sees, and what they may do.
@@ -72,23 +83,48 @@ def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
     added to the chat, not the whole chat again (200 long lines would make
     every move weigh hundreds of KB). ``chat_after`` is in the view too, so a
     client knows whether to replace its chat (``null``) or append to it.
+
+    It is two parts: ``own`` (who reads it, what they may do) and ``common``, the
+    same for every viewer of one ``audience``, so a change can be told to the four
+    guessers of a room at the cost of one.
     """
+    return own(room, viewer) | common(room, audience(room, viewer), chat_after=chat_after)
+
+
+def audience(room: Room, viewer: Viewer) -> Audience:
+    """Whose ``common`` part ``viewer`` reads: its own seat's while that seat knows
+    what the others do not, else the one every seat reads, or every onlooker's."""
+    seat = _seat(room, viewer)
+    if seat is None:
+        return None
+    if _own_clover(room, seat) is not None:
+        return seat
+    res = room.resolution
+    if res is not None and not res.checked and seat == room.spectator():
+        return seat
+    return SEATED
+
+
+def own(room: Room, viewer: Viewer) -> View:
+    """What is ``viewer``'s own in a view: who reads it and what they may do."""
     watching = viewer == WATCHER
-    seat = viewer if isinstance(viewer, int) and 0 <= viewer < len(room.players) else None
+    seat = _seat(room, viewer)
+    return {"you": _you(room, seat, watching), "can": allowed(room, seat, watching=watching)}
+
+
+def common(room: Room, audience: Audience, *, chat_after: int | None = None) -> View:
+    """All of a view but ``own``: the same for every viewer of ``audience``. What one
+    seat may know and others not is cut here, by the audience (see ``audience``)."""
+    seat = audience if isinstance(audience, int) else None
+    seated = audience is not None
     seats = {p.pid: s for s, p in enumerate(room.players)}
     chat = room.chat if chat_after is None else [c for c in room.chat if c.id > chat_after]
-    own_clover = (
-        room.clovers[seat]
-        if room.phase == "clues" and seat is not None and not room.clovers[seat].dropped
-        else None
-    )
+    clover = None if seat is None else _own_clover(room, seat)
     return {
         "code": room.code,
         "phase": room.phase,
         "seq": room.seq,
         "decoys": room.decoys,
-        "you": _you(room, seat, watching),
-        "can": allowed(room, seat, watching=watching),
         "limits": LIMITS,
         "players": [
             {
@@ -107,11 +143,11 @@ def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
         ],
         "watchers": [{"id": w.pid, "name": w.name, "present": w.present} for w in room.watchers],
         "watchers_chat": room.watchers_chat,
-        "claims": [] if seat is None else _claims(room),
+        "claims": _claims(room) if seated else [],
         "claims_by": room.claims_by,
         "language": room.language,
-        "clover": None if own_clover is None else _own_clover(own_clover),
-        "warnings": [] if own_clover is None else _warnings(own_clover, room.language),
+        "clover": None if clover is None else _clover_view(clover),
+        "warnings": [] if clover is None else _warnings(clover, room.language),
         "resolution": _resolution(room, seat),
         "results": [
             {"spectator": r.spectator, "attempts": r.attempts, "score": r.score}
@@ -139,6 +175,16 @@ def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
         "paused": room.paused,
         "clock": _clock(room),
     }
+
+
+def _seat(room: Room, viewer: Viewer) -> int | None:
+    return viewer if isinstance(viewer, int) and 0 <= viewer < len(room.players) else None
+
+
+def _own_clover(room: Room, seat: int) -> Clover | None:
+    """The clover ``seat`` is writing clues for, which only that seat sees."""
+    clover = room.clovers[seat] if room.phase == "clues" else None
+    return None if clover is None or clover.dropped else clover
 
 
 def _clock(room: Room) -> View | None:
@@ -190,7 +236,7 @@ def _claims(room: Room) -> list[View]:
     return shown
 
 
-def _own_clover(clover: Clover) -> View:
+def _clover_view(clover: Clover) -> View:
     laid = clover.laid()
     return {
         "cards": [
@@ -273,8 +319,9 @@ def _score(room: Room, res: Resolution) -> int | None:
     return room.results[-1].score if res.checked and room.results else None
 
 
-def history_view(record: GameRecord, seat: int | None) -> View:
-    """The game's history as ``seat`` may see it: every checked clover, with its tries.
+def history_view(record: GameRecord, seat: Audience) -> View:
+    """The game's history as ``seat`` may see it (or every seat, ``SEATED``): every
+    checked clover, with its tries.
 
     A clover enters the history at its check, when its solution becomes public
     to the room, and not before: until then the record's tries at it would tell
@@ -282,8 +329,8 @@ def history_view(record: GameRecord, seat: int | None) -> View:
     for every seat, onlookers included (they see a checked clover's reveal too),
     and the Spectator, who knows their own clover's truth in ``view``, finds
     nothing of it here before the check either: the history tells what the table
-    found out, never what one seat knows. ``seat`` is taken as ``view`` takes it,
-    so that whatever the history may one day show one seat only is cut here too.
+    found out, never what one seat knows. ``seat`` is taken as ``common`` takes its
+    audience, so that whatever the history may one day show one seat only is cut here too.
     """
     return {
         "code": record.code,

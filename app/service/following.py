@@ -4,21 +4,31 @@ A stream never holds a room: it is handed ``Update``s, each one change as its
 seat may see it; what streams build from it (their JSON, their HTML) is built
 once per change and seat and shared by every stream of that seat. Every watcher
 reads one and the same view (``views.WATCHER``), so all their streams share one
-rendering, however many they are.
+rendering, however many they are. And seats that know the same (a room's guessers)
+share the common part of their views (``views.audience``): the JSON stream encodes
+it once for all of them, and each seat adds only who it is and what it may do.
 """
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from app.rules.state import Room
-from app.rules.views import View, Viewer, viewer_of
+from app.rules.views import Audience, View, Viewer, audience, own, viewer_of
 from app.service.hub import Change, Closed, Ping, RoomHub
 from app.service.presence import PresenceTracker
 
-ViewOf = Callable[[Room, Viewer, "int | None"], Awaitable[View]]
-"""The service's per-seat view: (room, seat or watcher, chat_after) -> view."""
+
+class Views(Protocol):
+    """The service's views of a room (``RoomService``): a viewer's whole, and the part
+    one audience shares (``views.audience``)."""
+
+    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View: ...
+
+    async def common_view(
+        self, room: Room, shared_by: Audience, chat_after: int | None = None
+    ) -> View: ...
 
 
 class Update:
@@ -32,9 +42,9 @@ class Update:
     collector the time to walk them.
     """
 
-    __slots__ = ("_change", "_seat", "_view_of", "action", "chat_after", "seq")
+    __slots__ = ("_change", "_seat", "_views", "action", "chat_after", "seq")
 
-    def __init__(self, change: Change, seat: Viewer, view_of: ViewOf) -> None:
+    def __init__(self, change: Change, seat: Viewer, views: Views) -> None:
         self.seq = change.seq
         self.action: dict[str, Any] | None = change.action
         """Who did what (``None``: the room as it is now, sent whole)."""
@@ -42,7 +52,7 @@ class Update:
         """``view()['chat']`` holds the lines after this chat line id; ``None``: all of it."""
         self._change = change
         self._seat = seat
-        self._view_of = view_of
+        self._views = views
 
     def kept(self, kind: str) -> Any:
         """What a stream built of ``kind`` from this change for this seat, or ``None``."""
@@ -52,15 +62,37 @@ class Update:
         self._change.rendered[(kind, self._seat)] = built
         return built
 
+    def kept_common(self, kind: str) -> Any:
+        """What a stream built of ``kind`` from the common part of this seat's view, for
+        every seat of its audience (``views.audience``), or ``None``."""
+        return self._change.rendered.get((kind, self.audience()))
+
+    def keep_common(self, kind: str, built: Any) -> Any:
+        self._change.rendered[(kind, self.audience())] = built
+        return built
+
     async def view(self) -> View:
         """The seat's view after this change, its chat as ``chat_after`` says. Built anew
         at each call: a stream keeps what it makes of it, not the view (an idle stream
         holds its last update, and five thousand views are a lot for the collector)."""
-        return await self._view_of(self._change.room, self._seat, self.chat_after)
+        return await self._views.room_view(self._change.room, self._seat, self.chat_after)
 
     async def whole(self) -> View:
         """The same view with the whole recent chat."""
-        return await self._view_of(self._change.room, self._seat, None)
+        return await self._views.room_view(self._change.room, self._seat, None)
+
+    def audience(self) -> Audience:
+        """Whose common part of the view this seat reads (``views.audience``)."""
+        return audience(self._change.room, self._seat)
+
+    async def common(self) -> View:
+        """The view but for ``own()``: the same for every seat of ``audience()``."""
+        room, shared_by = self._change.room, self.audience()
+        return await self._views.common_view(room, shared_by, self.chat_after)
+
+    def own(self) -> View:
+        """What is this seat's own in its view (``views.own``)."""
+        return own(self._change.room, self._seat)
 
 
 class Whom:
@@ -98,13 +130,13 @@ class Follower:
         hub: RoomHub,
         presence: PresenceTracker,
         load: Callable[[str], Awaitable[Room]],
-        view_of: ViewOf,
+        views: Views,
         sync_presence: Callable[[str], Awaitable[None]],
     ) -> None:
         self.hub = hub
         self.presence = presence
         self.load = load
-        self.view_of = view_of
+        self.views = views
         self.sync_presence = sync_presence
 
     async def follow(
@@ -133,14 +165,14 @@ class Follower:
                 if self._moved(room, pid, device):
                     yield MOVED
                     return
-                yield Update(Change(room.seq, room, None), whom(room), self.view_of)
+                yield Update(Change(room.seq, room, None), whom(room), self.views)
                 sent = room.seq
             else:
                 for change in missed:
                     if self._moved(change.room, pid, device):
                         yield MOVED
                         return
-                    yield Update(change, whom(change.room), self.view_of)
+                    yield Update(change, whom(change.room), self.views)
                 sent = max([last or 0, *(c.seq for c in missed)])
             # A stream lives for hours: it holds on to no room, no change, of its start.
             del room, missed
@@ -156,7 +188,7 @@ class Follower:
                     if self._moved(current, pid, device):
                         yield MOVED
                         return
-                    yield Update(Change(current.seq, current, None), whom(current), self.view_of)
+                    yield Update(Change(current.seq, current, None), whom(current), self.views)
                     sent = current.seq
                     continue
                 if item.seq <= sent:
@@ -169,13 +201,13 @@ class Follower:
                     if gap is None:
                         current = await self.load(code)
                         whole = Change(current.seq, current, None)
-                        yield Update(whole, whom(current), self.view_of)
+                        yield Update(whole, whom(current), self.views)
                         sent = current.seq
                         continue
                     for earlier in gap:
                         if earlier.seq < item.seq:
-                            yield Update(earlier, whom(earlier.room), self.view_of)
-                yield Update(item, whom(item.room), self.view_of)
+                            yield Update(earlier, whom(earlier.room), self.views)
+                yield Update(item, whom(item.room), self.views)
                 sent = item.seq
         finally:
             self.hub.unsubscribe(sub)
@@ -189,4 +221,4 @@ class Follower:
 
     async def update(self, change: Change, pid: int | None) -> Update:
         """``change`` for the seat of ``pid``, or for any watcher if ``pid`` watches."""
-        return Update(change, viewer_of(change.room, pid), self.view_of)
+        return Update(change, viewer_of(change.room, pid), self.views)

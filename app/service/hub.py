@@ -33,6 +33,8 @@ from app.rules.state import Room
 
 HISTORY = 64
 """Changes kept per room for reconnecting streams."""
+RENDERED = 2
+"""Changes per room whose renderings are kept, for the streams still sending them."""
 QUEUE_SIZE = 256
 """Changes a slow stream may fall behind before it is resynchronized."""
 
@@ -48,9 +50,9 @@ class Change:
     """The id of the last chat line before this change; ``None`` for a resynchronizing
     change (the current state, not one action), which carries the whole chat."""
     rendered: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    """What streams built from this change, by (kind, seat): every stream of a
-    seat sends the same bytes, so a room's change is rendered once per seat
-    rather than once per open connection."""
+    """What streams built from this change, by (kind, seat) or (kind, audience): every
+    stream of a seat sends the same bytes, so a room's change is rendered once per seat
+    rather than once per open connection. Dropped once the change is old (``RENDERED``)."""
 
 
 def change_after(
@@ -189,6 +191,12 @@ class RoomHub:
         if history and history[-1].seq >= change.seq:
             return
         history.append(change)
+        if len(history) > RENDERED:
+            # What streams built of an older change is dropped: a stream that still has
+            # it to send (a slow phone, a reconnect) builds it again. Kept, every room's
+            # last 64 changes held their JSON and HTML for every seat: 13 KB a change
+            # for five seats on the JSON stream alone, most of a GB for 1,000 rooms.
+            history[-RENDERED - 1].rendered.clear()
         for sub in self._subscribers.get(code, ()):
             sub.put(change)
 

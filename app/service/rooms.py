@@ -39,7 +39,7 @@ from app.rules.engine import new_room, play
 from app.rules.errors import BadLanguage, RuleError
 from app.rules.state import LANGUAGES, Room
 from app.rules.text import N_
-from app.rules.views import View, Viewer, history_view, view, viewer_of
+from app.rules.views import Audience, View, Viewer, audience, common, history_view, own, viewer_of
 from app.service.claims import ClaimDesk
 from app.service.clock import Clock, epoch_ms, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
@@ -135,7 +135,7 @@ class RoomService:
         self.replay = Replay(store, self.copies, hub, locks, self.legends, deck.cards)
         self.history_book = HistoryBook(store)
         self.claims = ClaimDesk(self.apply, self.load, self.seats, self.clock)
-        self.following = Follower(hub, presence, self.load, self.room_view, self.sync_presence)
+        self.following = Follower(hub, presence, self.load, self, self.sync_presence)
 
     # --- creating and joining -------------------------------------------------
 
@@ -407,7 +407,14 @@ class RoomService:
     async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View:
         """The per-seat view (``seat`` may be any watcher: see ``views.WATCHER``), plus
         what the Record of Legends says of this room."""
-        data = view(room, seat, chat_after=chat_after)
+        return own(room, seat) | await self.common_view(room, audience(room, seat), chat_after)
+
+    async def common_view(
+        self, room: Room, shared_by: Audience, chat_after: int | None = None
+    ) -> View:
+        """``room_view`` but for its ``views.own`` part: the same for every viewer of
+        ``shared_by`` (see ``views.audience``), built once for all of them."""
+        data = common(room, shared_by, chat_after=chat_after)
         data["limits"] = {
             **data["limits"],
             "languages": self.languages,
@@ -423,7 +430,7 @@ class RoomService:
         # The end screen shows the whole game again; during the game the history is a
         # read of its own (GET .../history), not a weight on every move's view.
         data["history"] = (
-            (await self.room_history(room, seat if isinstance(seat, int) else None))["clovers"]
+            (await self.room_history(room, shared_by))["clovers"]
             if room.phase == "finished"
             else None
         )
@@ -436,7 +443,7 @@ class RoomService:
         room = await self.load(code)
         return await self.room_history(room, None if pid is None else room.seat_of(pid))
 
-    async def room_history(self, room: Room, seat: int | None) -> View:
+    async def room_history(self, room: Room, seat: Audience) -> View:
         """``history`` of a room at hand, for ``seat``."""
         return history_view(await self.history_book.settled(room), seat)
 

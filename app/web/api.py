@@ -22,6 +22,7 @@ from app.web.deps import (
     seat_in,
     set_seat_cookie,
 )
+from app.web.events import state_json
 from app.web.i18n import Lang
 from app.web.schemas import (
     ActionIn,
@@ -154,14 +155,17 @@ async def post_action(
     seat: RequiredSeat,
     service: ServiceDep,
     body: Annotated[ActionIn, Body()],
-) -> ActionOut:
+) -> Response:
     """Apply one action for the caller's seat; the answer is the new state, already on disk.
 
     Its `chat` holds only the lines this action added (`chat_after` says after which
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
     update = await service.act(code, seat, to_action(body), body.seq)
-    return ActionOut(seq=update.seq, state=await update.view())
+    # The common part of the view is encoded once, here, for this answer and for every
+    # stream of the seats that share it (``events.state_json``).
+    answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
+    return Response(answer, media_type="application/json")
 
 
 @router.get(

@@ -83,6 +83,10 @@ def check_invariants(room, locked_before):
     locked = {s: slot for s, slot in enumerate(res.board) if slot is not None and slot.locked}
     for spot, slot in locked_before.get(res.turn, {}).items():
         assert locked.get(spot) == slot, "a locked card moved"
+    for seat in range(n):
+        # Seats share a view's common part (views.audience): never the Spectator's truth.
+        knows = view(room, seat)["resolution"]["solution"] is not None
+        assert knows == (res.checked or seat == room.spectator()), "the truth told wrong"
     if not res.checked:
         assert guesser_view["solution"] is None and guesser_view["decoys"] is None
         text = json.dumps(view(room, None))

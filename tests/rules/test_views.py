@@ -7,7 +7,7 @@ import pytest
 
 from app.rules import actions as act
 from app.rules.engine import apply
-from app.rules.views import WATCHER, view
+from app.rules.views import SEATED, WATCHER, audience, common, own, view
 
 from .support import guessers, lay, lobby, resolving, started, truth
 
@@ -158,3 +158,24 @@ def test_warnings_reach_only_their_author():
     assert [w["leaf"] for w in view(room, 0)["warnings"]] == [0]
     assert "Fire" in view(room, 0)["warnings"][0]["message"]
     assert view(room, 1)["warnings"] == []
+
+
+def test_seats_that_know_the_same_share_one_common_part():
+    """A change is told to the guessers at the cost of one view: they read one common
+    part, and only who they are and what they may do is their own."""
+    writing = started(4)
+    assert [audience(writing, s) for s in range(4)] == [0, 1, 2, 3]
+    room = resolving(5)
+    spectator = room.spectator()
+    assert audience(room, spectator) == spectator
+    assert {audience(room, s) for s in guessers(room)} == {SEATED}
+    assert audience(room, WATCHER) is None and audience(room, None) is None
+    assert audience(room, 9) is None  # no such seat: an onlooker
+    one, other = guessers(room)[:2]
+    mine, theirs = view(room, one), view(room, other)
+    assert {k for k in mine if mine[k] != theirs[k]} <= {"you", "can"}
+    assert mine == own(room, one) | common(room, SEATED)
+    seat = room.lock_holder()
+    checked = apply(lay(room, seat, truth(room)), seat, act.Lock())
+    # Once checked, the Spectator knows nothing the table does not: one part for all.
+    assert {audience(checked, s) for s in range(5)} == {SEATED}

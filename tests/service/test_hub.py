@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from app.service.hub import PING, QUEUE_SIZE, Change, RoomHub
+from app.service.hub import PING, QUEUE_SIZE, RENDERED, Change, RoomHub
 from tests.rules.support import lobby
 from tests.service.support import run_async
 
@@ -41,3 +41,15 @@ def test_a_reader_gets_changes_in_order_and_a_stream_too_far_behind_is_marked() 
         assert [(await sub.get()).seq for _ in range(3)] == [2, 3, 4]
 
     run_async(scenario())
+
+
+def test_the_history_keeps_old_changes_but_not_what_streams_built_of_them() -> None:
+    hub = RoomHub()
+    room = lobby(3)
+    changes = [Change(seq, room, None) for seq in range(1, 6)]
+    for change in changes:
+        hub.publish("ABCDEF", change)
+        change.rendered[("json", 0)] = b"x" * 2_000  # as a stream builds it
+    assert hub.since("ABCDEF", 0) == changes  # a reconnecting stream still gets them all
+    kept = [bool(change.rendered) for change in changes]
+    assert kept == [False] * (5 - RENDERED) + [True] * RENDERED

@@ -73,6 +73,7 @@ def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None
                 ("html-en", WATCHER),
                 ("sse-en", WATCHER),
                 ("json", WATCHER),
+                ("json-common", None),  # every onlooker's common part of the view
                 ("html-en", 0),
             }
             assert all(page is pages[0] for page in pages)
