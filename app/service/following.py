@@ -62,13 +62,14 @@ class Update:
         self._change.rendered[(kind, self._seat)] = built
         return built
 
-    def kept_common(self, kind: str) -> Any:
-        """What a stream built of ``kind`` from the common part of this seat's view, for
-        every seat of its audience (``views.audience``), or ``None``."""
-        return self._change.rendered.get((kind, self.audience()))
-
-    def keep_common(self, kind: str, built: Any) -> Any:
-        self._change.rendered[(kind, self.audience())] = built
+    async def common(self, kind: str, build: Callable[[View], Any]) -> Any:
+        """``build`` of the common part of this seat's view (``views.audience``), kept with
+        the change as ``kind``: built once for every seat of the audience."""
+        shared_by = audience(self._change.room, self._seat)
+        built = self._change.rendered.get((kind, shared_by))
+        if built is None:
+            view = await self._views.common_view(self._change.room, shared_by, self.chat_after)
+            built = self._change.rendered[(kind, shared_by)] = build(view)
         return built
 
     async def view(self) -> View:
@@ -80,15 +81,6 @@ class Update:
     async def whole(self) -> View:
         """The same view with the whole recent chat."""
         return await self._views.room_view(self._change.room, self._seat, None)
-
-    def audience(self) -> Audience:
-        """Whose common part of the view this seat reads (``views.audience``)."""
-        return audience(self._change.room, self._seat)
-
-    async def common(self) -> View:
-        """The view but for ``own()``: the same for every seat of ``audience()``."""
-        room, shared_by = self._change.room, self.audience()
-        return await self._views.common_view(room, shared_by, self.chat_after)
 
     def own(self) -> View:
         """What is this seat's own in its view (``views.own``)."""

@@ -110,9 +110,7 @@ async def state_json(update: Update) -> bytes:
     audience (a room's guessers, or all its watchers: ``views.audience``) and for the
     answer to the action that made the change. Four guessers cost one view and one
     encoding, and a few bytes each."""
-    common: bytes | None = update.kept_common("json-common")
-    if common is None:
-        common = update.keep_common("json-common", to_bytes(await update.common()))
+    common: bytes = await update.common("json-common", to_bytes)
     own = to_bytes(update.own())
     return b"%b,%b" % (own[:-1], common[1:])  # two JSON objects, with keys, made one
 
