@@ -41,8 +41,9 @@ from app.service.store import RoomStore
 from app.service.timers import TableClock
 from app.web import api, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
+from app.web.first import ServedFirst
 from app.web.security import SecurityMiddleware, redact_access_log
-from app.web.streams import StreamsFirst, close_streams_at_exit
+from app.web.streams import close_streams_at_exit
 
 log = logging.getLogger("soclover")
 
@@ -205,12 +206,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 LIVE_STREAMS = (events.SERVED, live.ROUTE)
 
 
+SERVED_FIRST = (api.SERVED_FIRST,)
+
+
 class TableApp(FastAPI):
-    """FastAPI, with the live streams served ahead of its middleware (``StreamsFirst``)."""
+    """FastAPI, with the live streams and the actions served ahead of its middleware
+    (``app.web.first``)."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
-        return StreamsFirst(stack, LIVE_STREAMS, self.exception_handlers, self.router)
+        return ServedFirst(stack, LIVE_STREAMS, SERVED_FIRST, self.exception_handlers, self.router)
 
 
 def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:

@@ -12,6 +12,7 @@ seats after theirs move down by one.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Literal
 
 from app.rules.geometry import SPOTS, Words
@@ -294,6 +295,12 @@ class Room:
     def turns(self) -> tuple[int, ...]:
         """The seats whose clovers are played, in the order they come: from the first
         Spectator on, round the table, leaving out the clovers that were dropped."""
+        return self._turns
+
+    @cached_property
+    def _turns(self) -> tuple[int, ...]:
+        # Kept with the room (which never changes): every view of every seat asks who
+        # the Spectator is, several times.
         n = len(self.clovers)
         order = ((self.first_spectator + step) % n for step in range(n))
         return tuple(s for s in order if not self.clovers[s].dropped)

@@ -51,7 +51,7 @@ class SecurityMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        declared = _content_length(scope)
+        declared = content_length(scope)
         if declared is not None and declared > MAX_BODY_BYTES:
             await _too_large(send)
             return
@@ -113,7 +113,8 @@ def _per_seat(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     return headers
 
 
-def _content_length(scope: Scope) -> int | None:
+def content_length(scope: Scope) -> int | None:
+    """The declared length of the body; None if none is declared, or not a number."""
     for name, value in scope.get("headers", []):
         if name == b"content-length":
             try:

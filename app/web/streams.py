@@ -6,7 +6,7 @@ response.
 Events through sse-starlette. A stream stays open for hours, thousands at a
 time, so what each one holds while it waits is counted in kilobytes a stream:
 
-- it is opened ahead of the middleware (``StreamsFirst``), so no layer keeps a
+- it is opened ahead of the middleware (``app.web.first``), so no layer keeps a
   suspended frame for it;
 - it runs two tasks (``RoomStream``): the events, and the request's own, which
   listens for the disconnect;
@@ -21,19 +21,15 @@ docs/performance.md says what each of these saved.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator
 from typing import Any
 
 import anyio
 from sse_starlette import EventSourceResponse, ServerSentEvent
 from sse_starlette.event import ensure_bytes
-from starlette.requests import Request
-from starlette.responses import Response
-from starlette.routing import Match, Route
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app.service.hub import RoomHub
-from app.web.security import secured
 
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 """Per seat, so never stored; and no proxy buffering (nginx honours X-Accel-Buffering)."""
@@ -145,94 +141,3 @@ async def close_streams_at_exit(hub: RoomHub) -> None:
     stream: each sends the end of its response and the server can close."""
     await EventSourceResponse._listen_for_exit_signal()
     hub.close()
-
-
-Handler = Callable[[Request, Exception], Awaitable[Response]]
-
-
-class StreamsFirst:
-    """The application's outermost layer: a live stream is opened here, ahead of the
-    middleware, and runs beneath none of it.
-
-    Every layer a request passes through keeps a suspended frame (and often a
-    closure or two) for as long as the request lasts: for a page or an action, a
-    few milliseconds; for a stream, hours, times thousands of streams. So a plain
-    GET of a stream route is answered here: its route's function opens it, a
-    refusal is answered by the application's own exception handlers, and the
-    response gets the headers ``app.web.security`` gives every response. Anything
-    else (another method, a GET with a body) goes through the whole application,
-    which has the same routes.
-    """
-
-    def __init__(
-        self,
-        app: ASGIApp,
-        routes: Sequence[Route],
-        handlers: Mapping[Any, Callable[..., Any]],
-        router: Any,
-    ) -> None:
-        self.app = app
-        self.routes = routes
-        self.handlers = handlers
-        self.router = router
-        self._headers: dict[tuple[tuple[bytes, bytes], ...], tuple[tuple[bytes, bytes], ...]] = {}
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http" and scope["method"] == "GET" and not _has_body(scope):
-            for route in self.routes:
-                match, child = route.matches(scope)
-                if match is Match.FULL:
-                    scope.update(child)
-                    scope.setdefault("router", self.router)
-                    await self._serve(child["endpoint"], scope, receive, send)
-                    return
-        await self.app(scope, receive, send)
-
-    async def _serve(self, open_stream: Any, scope: Scope, receive: Receive, send: Send) -> None:
-        request = Request(scope, receive)
-        unexpected: Exception | None = None
-        try:
-            response: Response = await open_stream(request)
-        except Exception as error:
-            handler = self._handler(error)
-            if handler is None:
-                handler, unexpected = self.handlers[Exception], error
-            response = await handler(request, error)
-        del request
-        if isinstance(response, RoomStream):
-            response.raw_headers = self._stream_headers(scope["path"], response.raw_headers)
-        else:
-            response.raw_headers = secured(scope["path"], response.raw_headers)
-        await response(scope, receive, send)
-        if unexpected is not None:
-            raise unexpected  # for the server's log, as Starlette's error middleware does
-
-    def _stream_headers(
-        self, path: str, headers: list[tuple[bytes, bytes]]
-    ) -> list[tuple[bytes, bytes]]:
-        """A stream's headers with the security ones, shared by the streams that have the
-        same (all of them, but for the odd header of a route): a list each, not 1 KB.
-        What ``secured`` adds depends on the path only for /docs and /static/, never a
-        stream's."""
-        key = tuple(headers)
-        found = self._headers.get(key)
-        if found is None:
-            found = tuple(secured(path, headers))
-            if len(self._headers) < 16:
-                self._headers[key] = found
-        return list(found)
-
-    def _handler(self, error: Exception) -> Handler | None:
-        for kind in type(error).__mro__:
-            if kind is not Exception and kind in self.handlers:
-                handler: Handler = self.handlers[kind]
-                return handler
-        return None
-
-
-def _has_body(scope: Scope) -> bool:
-    return any(
-        (name == b"content-length" and value.strip() not in (b"", b"0"))
-        or name == b"transfer-encoding"
-        for name, value in scope["headers"]
-    )

@@ -246,7 +246,7 @@ def test_every_kind_of_answer_carries_csp_and_nosniff(api: str) -> None:
 
 
 def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: str) -> None:
-    """The live streams are opened ahead of the middleware (``StreamsFirst``): what they
+    """The live streams are opened ahead of the middleware (``app.web.first``): what they
     answer, refusals included, is what the whole application would."""
     host = create(api, "Ada")
     refused = {
@@ -290,7 +290,7 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
 
     from app.config import Settings
     from app.main import create_app
-    from app.web.streams import StreamsFirst
+    from app.web.first import ServedFirst
 
     async def broken(request: object) -> None:
         raise RuntimeError("the disk is gone")
@@ -299,7 +299,7 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
         raise AssertionError("a stream's GET went through the middleware")
 
     handlers = create_app(Settings(database_url="sqlite://")).exception_handlers
-    door = StreamsFirst(rest, [Route("/api/rooms/{code}/events", broken)], handlers, None)
+    door = ServedFirst(rest, [Route("/api/rooms/{code}/events", broken)], [], handlers, None)
     # Starlette's client runs the app on a thread of its own: the browser tests leave
     # an event loop running on this one.
     r = TestClient(door, raise_server_exceptions=False).get("/api/rooms/ABCDEF/events")
