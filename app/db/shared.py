@@ -1,9 +1,10 @@
 """PostgreSQL shared by several server processes: changes heard, presence, rate limits.
 
-- every committed change is announced with ``NOTIFY soclover_rooms,
-  '<code>:<seq>'`` by the store (``app/db/store.py``), inside the transaction
-  that saves it; each process LISTENs on one dedicated connection and brings
-  the rooms it follows along from the action log, so its streams get every
+- every committed change is announced with ``NOTIFY`` by the store
+  (``app/db/store.py``), inside the transaction that saves it, with its logged
+  actions when they fit (``app/db/announce.py``); each process LISTENs on one
+  dedicated connection and brings the rooms it follows along, replaying those
+  actions (or reading them from the action log), so its streams get every
   change in order. The listener reconnects by itself and then catches up
   every room it follows;
 - presence: each process writes the signs of life it sees, all read them;
@@ -24,10 +25,11 @@ from sqlalchemy import Table, delete, select, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from app.db.announce import CHANNEL, heard
 from app.db.engine import listen_dsn
 from app.db.models import PresenceRow, RateRow
-from app.db.store import CHANNEL
 from app.service.cluster import CatchUp
+from app.service.store import Logged
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +64,7 @@ class PostgresCluster:
         self.limits = limits
         self._task: asyncio.Task[None] | None = None
         self._worker: asyncio.Task[None] | None = None
-        self._changes: asyncio.Queue[tuple[str, int | None]] = asyncio.Queue()
+        self._changes: asyncio.Queue[tuple[str, int | None, list[Logged] | None]] = asyncio.Queue()
         self.connected = asyncio.Event()
         self._written: dict[tuple[str, int], datetime] = {}
 
@@ -98,7 +100,7 @@ class PostgresCluster:
                 self.connected.set()
                 delay = 0.2
                 for code in followed():
-                    self._changes.put_nowait((code, None))
+                    self._changes.put_nowait((code, None, None))
                 while not lost.is_set() and not conn.is_closed():
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(lost.wait(), 5)
@@ -117,15 +119,15 @@ class PostgresCluster:
             delay = min(delay * 2, 5.0)
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        code, _, seq = payload.partition(":")
-        with contextlib.suppress(ValueError):
-            self._changes.put_nowait((code, int(seq)))
+        change = heard(payload)
+        if change is not None:
+            self._changes.put_nowait(change)
 
     async def _apply_changes(self, catch_up: CatchUp) -> None:
         while True:
-            code, seq = await self._changes.get()
+            code, seq, logged = await self._changes.get()
             try:
-                await catch_up(code, seq)
+                await catch_up(code, seq, logged)
             except Exception:
                 log.exception("catching up room %s failed", code)
 

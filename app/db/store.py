@@ -3,10 +3,10 @@
 Reads go through the async engine on both. Writes differ only in how they
 reach the database: on SQLite through its one writer thread
 (``app/db/writer.py``), which commits queued writes together; on PostgreSQL
-in one autocommitted statement that also calls ``pg_notify('soclover_rooms',
-'<code>:<seq>')``, so other processes hear of a change exactly when it is
-committed. Both write a room only ``WHERE seq`` is still the one it was
-read at: if another process got there first, nothing is written.
+in one autocommitted statement that also calls ``pg_notify``
+(``app/db/announce.py``), so other processes hear of a change exactly when it is
+committed. Both write a room only ``WHERE seq`` is still the one it was read at:
+if another process got there first, nothing is written.
 
 Statements are SQLAlchemy Core, built once: through the ORM the same write
 costs about four times as much Python (py-spy: 2.2 ms of CPU a write, more
@@ -37,6 +37,7 @@ from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.db.announce import CHANNEL, announcement
 from app.db.engine import make_sessionmaker
 from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
 from app.db.writer import SqliteWriter
@@ -53,9 +54,6 @@ from app.service.store import (
     Record,
     SeatRecord,
 )
-
-CHANNEL = "soclover_rooms"
-"""The PostgreSQL channel every committed change is announced on."""
 
 # The tables as SQLAlchemy Core sees them (SQLModel builds them with each class).
 _ROOM: Table = RoomRow.__table__  # type: ignore[attr-defined]  # set by SQLModel at class creation
@@ -309,7 +307,7 @@ class PostgresStore(SqlStore):
 
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
         params = _room_over(old_seq, room, at)
-        params.update(channel=CHANNEL, payload=f"{room.code}:{room.seq}")
+        params.update(channel=CHANNEL, payload=announcement(room.code, room.seq, records))
         for i, record in enumerate(records):
             params.update({f"r{i}_{k}": v for k, v in _values(record).items()})
         statement = _save_in_one(tuple(type(r) for r in records))

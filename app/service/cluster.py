@@ -7,13 +7,15 @@ rate limits in memory and hears of no changes but its own. On PostgreSQL,
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from app.service.ratelimit import RateLimiter
+from app.service.store import Logged
 
-CatchUp = Callable[[str, int | None], Awaitable[None]]
-"""Told that a room changed elsewhere, up to a seq (``None``: check it)."""
+CatchUp = Callable[[str, int | None, Sequence[Logged] | None], Awaitable[None]]
+"""Told that a room changed elsewhere, up to a seq (``None``: check it), with the
+actions logged up to it when the news carried them (``None``: read the log)."""
 
 
 class Cluster(Protocol):

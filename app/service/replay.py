@@ -24,7 +24,7 @@ from app.service.errors import RoomNotFound
 from app.service.hub import Change, RoomHub, change_after
 from app.service.legends import LegendBook
 from app.service.locks import RoomLocks
-from app.service.store import RoomStore
+from app.service.store import Logged, RoomStore
 
 log = logging.getLogger(__name__)
 
@@ -46,8 +46,11 @@ class Replay:
         self.legends = legends
         self.deck = deck
 
-    async def catch_up(self, code: str, seq: int | None = None) -> None:
-        """``code`` changed elsewhere (up to ``seq``): if we hold it, bring it along."""
+    async def catch_up(
+        self, code: str, seq: int | None = None, logged: Sequence[Logged] | None = None
+    ) -> None:
+        """``code`` changed elsewhere (up to ``seq``, by the actions ``logged`` if the news
+        carried them): if we hold it, bring it along."""
         cached = self.copies.get(code)
         if cached is None or (seq is not None and cached.seq >= seq):
             return
@@ -58,7 +61,7 @@ class Replay:
             try:
                 if seq is not None:
                     # Told where the room is now: the log from our copy on is the one read.
-                    await self._replay(cached, seq)
+                    await self._replay(cached, seq, logged)
                 else:
                     await self.bring_along(code)
             except RoomNotFound:
@@ -77,8 +80,12 @@ class Replay:
             return await self._replay(cached, stored)
         return cached
 
-    async def _replay(self, room: Room, upto: int) -> Room:
-        for logged in await self.store.logged(room.code, room.seq, upto):
+    async def _replay(self, room: Room, upto: int, heard: Sequence[Logged] | None = None) -> Room:
+        """``room`` brought to ``upto`` by the actions logged after it: those heard with
+        the news when they follow on from it (the common case), else those read back."""
+        if heard is None or not _follows_on(heard, room.seq, upto):
+            heard = await self.store.logged(room.code, room.seq, upto)
+        for logged in heard:
             try:
                 action = action_from_data(logged.action)
                 actor = None if action.sent_by != "player" else logged.seat
@@ -112,3 +119,10 @@ class Replay:
         self.legends.forget(code)
         self.hub.publish(code, Change(fresh.seq, fresh, None))
         return fresh
+
+
+def _follows_on(logged: Sequence[Logged], seq: int, upto: int) -> bool:
+    """Whether ``logged`` is every action after ``seq`` up to ``upto``, in order."""
+    return len(logged) == upto - seq and all(
+        entry.seq == seq + 1 + i for i, entry in enumerate(logged)
+    )

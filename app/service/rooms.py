@@ -16,7 +16,7 @@ room: hidden information is cut away before anything leaves the service.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
@@ -61,7 +61,7 @@ from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.replay import Replay
 from app.service.seats import Seat, SeatBook
-from app.service.store import ActionRecord, CodeTaken, Record, RoomStore, SeatRecord
+from app.service.store import ActionRecord, CodeTaken, Logged, Record, RoomStore, SeatRecord
 
 T = TypeVar("T")
 
@@ -481,9 +481,12 @@ class RoomService:
         """Rooms this process keeps a copy of: the ones to catch up after a lost link."""
         return self.copies.codes()
 
-    async def catch_up(self, code: str, seq: int | None = None) -> None:
-        """Another process changed ``code`` (up to ``seq``): bring our copy and streams along."""
-        await self.replay.catch_up(code, seq)
+    async def catch_up(
+        self, code: str, seq: int | None = None, logged: Sequence[Logged] | None = None
+    ) -> None:
+        """Another process changed ``code`` (up to ``seq``, by ``logged`` if given): bring
+        our copy and streams along."""
+        await self.replay.catch_up(code, seq, logged)
 
     # --- presence ---------------------------------------------------------------
 

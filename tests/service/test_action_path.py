@@ -7,7 +7,9 @@ thread held at its commit so the cancellation lands while the commit is under wa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import AsyncIterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -113,20 +115,8 @@ def test_a_copy_behind_the_disk_is_brought_along_and_the_action_decided_again(
         host = Seat(code, 0)
         await service.act(code, host, act.Settings(decoys=2))
         behind = await service.load(code)
-        other_writer = SqliteWriter(service_url(tmp_path))
-        engine = make_async_engine(service_url(tmp_path))
-        other = RoomService(
-            SqliteStore(engine, other_writer),
-            service.deck,
-            RoomHub(),
-            RoomLocks(),
-            PresenceTracker(30),
-        )
-        try:
+        async with another_process(service, tmp_path) as other:
             await other.act(code, host, act.Say("from the other process"))
-        finally:
-            other_writer.close()
-            await engine.dispose()
         seen = service.hub.subscribe(code)
         again = await service.act(code, host, act.Settings(decoys=3))
         # the change we missed is replayed from the log for our streams, then ours applies
@@ -174,6 +164,20 @@ class SharedCluster(LocalCluster):
 
 def service_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+
+
+@contextlib.asynccontextmanager
+async def another_process(service: RoomService, tmp_path: Path) -> AsyncIterator[RoomService]:
+    """A second service on the same database file, as another server process."""
+    writer = SqliteWriter(service_url(tmp_path))
+    engine = make_async_engine(service_url(tmp_path))
+    try:
+        yield RoomService(
+            SqliteStore(engine, writer), service.deck, RoomHub(), RoomLocks(), PresenceTracker(30)
+        )
+    finally:
+        writer.close()
+        await engine.dispose()
 
 
 def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_room(

@@ -161,6 +161,40 @@ def test_a_worker_behind_the_other_reads_the_room_again_and_loses_nothing(
     run_async(_two_workers(tmp_path, check))
 
 
+def test_a_worker_follows_the_others_changes_from_their_news_alone(tmp_path: Any) -> None:
+    """Each change's ``NOTIFY`` carries its logged actions: a worker following the room
+    replays them onto its copy without reading the action log, and its streams get
+    every change in order."""
+
+    async def check(ours: RoomService, other: RoomService, sent: list[str], _: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        host = Seat(code, 0)
+        await ours.act(code, host, act.Settings(decoys=2))
+        await other.load(code)
+        followed = await ours.load(code)
+        seen = ours.hub.subscribe(code)
+        await ours.cluster.start(ours.catch_up, ours.followed)
+        try:
+            sent.clear()
+            for text in ("one", "two", "three"):
+                await other.act(code, host, act.Say(text))
+            last = (await other.load(code)).seq
+            for _ in range(200):
+                if ours.copies.get(code).seq == last:  # type: ignore[union-attr]
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            await ours.cluster.stop()
+        room = ours.copies.get(code)
+        assert room is not None and room.seq == last
+        assert [line.text for line in room.chat] == ["one", "two", "three"]
+        assert room == await ours.store.read(code)
+        assert [c.seq for c in seen.pending] == list(range(followed.seq + 1, last + 1))
+        assert not [q for q in sent if "action" in q.lower()], sent  # no read of the log
+
+    run_async(_two_workers(tmp_path, check))
+
+
 def test_whom_this_process_saw_lately_is_present_whatever_the_table_holds_yet(
     tmp_path: Any,
 ) -> None:
