@@ -18,7 +18,7 @@ from starlette.types import ASGIApp
 from app.bots import LANGUAGES as BOT_LANGUAGES
 from app.bots.model import missing_packages
 from app.config import Settings, get_settings
-from app.db.engine import is_sqlite, make_async_engine, make_sessionmaker
+from app.db.engine import asyncpg_dsn, is_sqlite, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
 from app.db.shared import PostgresCluster
 from app.db.store import PostgresStore, SqliteStore
@@ -116,7 +116,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             writer = SqliteWriter(settings.database_url)
             store, cluster = SqliteStore(engine, writer), LocalCluster(limits)
         else:
-            store = PostgresStore(engine)
+            store = PostgresStore(engine, asyncpg_dsn(settings.database_url))
             cluster = PostgresCluster(settings.database_url, sessions, limits)
         service = RoomService(
             store,
@@ -167,6 +167,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             if bots is not None:
                 await bots.stop()
             await cluster.stop()
+            await store.close()
             if writer is not None:
                 writer.close()
             await engine.dispose()

@@ -52,8 +52,8 @@ def sync_url(url: str) -> URL:
     raise ValueError(f"Unsupported database {backend!r}: use sqlite or postgresql.")
 
 
-def listen_dsn(url: str) -> str:
-    """A DSN for a raw asyncpg connection (the one that LISTENs)."""
+def asyncpg_dsn(url: str) -> str:
+    """A DSN for asyncpg itself: the connection that LISTENs, and those that save."""
     parsed = make_url(_plain(url)).set(drivername="postgresql")
     return parsed.render_as_string(hide_password=False)
 

@@ -26,7 +26,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.db.announce import CHANNEL, heard
-from app.db.engine import listen_dsn
+from app.db.engine import asyncpg_dsn
 from app.db.models import PresenceRow, RateRow
 from app.service.cluster import CatchUp
 from app.service.store import Logged
@@ -59,7 +59,7 @@ class PostgresCluster:
         sessions: async_sessionmaker[AsyncSession],
         limits: dict[str, int],
     ) -> None:
-        self.dsn = listen_dsn(database_url)
+        self.dsn = asyncpg_dsn(database_url)
         self.sessions = sessions
         self.limits = limits
         self._task: asyncio.Task[None] | None = None

@@ -121,3 +121,6 @@ class RoomStore(Protocol):
 
     async def expire(self, idle_since: datetime) -> list[str]:
         """Delete the rooms untouched since ``idle_since`` (their legends stay); their codes."""
+
+    async def close(self) -> None:
+        """Close the connections the store opened itself; at the server's stop."""

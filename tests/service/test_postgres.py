@@ -4,7 +4,7 @@ never both apply against one ``seq``, and whom a process saw is present.
 These drive two ``RoomService``s (two server processes, as far as the database can
 tell) on one fresh PostgreSQL database. Every statement and every plain query the
 driver sends is counted: a prepared statement through SQLAlchemy's cursor events,
-BEGIN/ROLLBACK and pings through asyncpg's query logger. Run with
+BEGIN/ROLLBACK, pings and the saves through asyncpg's query logger. Run with
 SOCLOVER_TEST_POSTGRES (``make test-postgres``).
 """
 
@@ -20,7 +20,7 @@ import pytest
 from sqlalchemy import event, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.db.engine import make_async_engine, make_sessionmaker
+from app.db.engine import asyncpg_dsn, make_async_engine, make_sessionmaker
 from app.db.migrate import upgrade
 from app.db.models import ActionRow
 from app.db.shared import PostgresCluster
@@ -45,9 +45,8 @@ if not POSTGRES:
 DECK = load_deck(builtin_deck_path())
 
 
-def counted(engine: AsyncEngine) -> list[str]:
-    """What the driver sends over ``engine``'s connections from now on, in order."""
-    sent: list[str] = []
+def counted(engine: AsyncEngine, sent: list[str]) -> None:
+    """Add to ``sent`` what the driver sends over ``engine``'s connections from now on."""
 
     @event.listens_for(engine.sync_engine, "connect")
     def _logged(dbapi_connection: Any, _record: Any) -> None:
@@ -57,14 +56,20 @@ def counted(engine: AsyncEngine) -> list[str]:
     def _statement(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         sent.append(statement)
 
-    return sent
 
-
-def service_on(url: str, engine: AsyncEngine) -> RoomService:
+def service_on(url: str, engine: AsyncEngine, sent: list[str] | None = None) -> RoomService:
     """A service as a worker of several runs it (our copies may lag behind the database;
-    no listener here brings them along)."""
+    no listener here brings them along); with ``sent``, every statement it sends is
+    added there."""
+
+    async def logged(connection: Any) -> None:
+        if sent is not None:
+            connection.add_query_logger(lambda q: sent.append(q.query))
+
+    if sent is not None:
+        counted(engine, sent)
     return RoomService(
-        PostgresStore(engine),
+        PostgresStore(engine, asyncpg_dsn(url), on_connect=logged),
         DECK,
         RoomHub(),
         RoomLocks(),
@@ -82,12 +87,13 @@ async def _two_workers(tmp_path: Any, check: Check) -> None:
     try:
         await asyncio.to_thread(upgrade, url)
         engines = [make_async_engine(url), make_async_engine(url)]
-        sent = counted(engines[0])
+        sent: list[str] = []
+        services = [service_on(url, engines[0], sent), service_on(url, engines[1])]
         try:
-            ours, other = (service_on(url, engine) for engine in engines)
-            await check(ours, other, sent, engines[0])
+            await check(*services, sent, engines[0])
         finally:
-            for engine in engines:
+            for service, engine in zip(services, engines, strict=True):
+                await service.store.close()
                 await engine.dispose()
     finally:
         drop_database(url)
