@@ -95,7 +95,8 @@ def ping_when_idle(engine: Engine, after: float) -> None:
     is three round trips (BEGIN, an empty query, ROLLBACK): more than the one
     statement that saves an action. A connection in steady use has just proved
     itself; one idle a while may have been cut (a database restart, a firewall),
-    and a failed check makes the pool open a new one.
+    and a failed check makes the pool open a new one. A connection the database has
+    closed is never handed out, idle or not.
     """
 
     @event.listens_for(engine, "checkin")
@@ -105,6 +106,10 @@ def ping_when_idle(engine: Engine, after: float) -> None:
     @event.listens_for(engine, "checkout")
     def _taken(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
         since = record.info.pop("idle_since", None)
+        if dbapi_connection.driver_connection.is_closed():
+            # The database ended it (a restart, an administrator): asyncpg heard so,
+            # and telling costs no round trip, however recently it was used.
+            raise DisconnectionError()
         if since is not None and time.monotonic() - since > after:
             try:
                 engine.dialect.do_ping(dbapi_connection)

@@ -361,7 +361,8 @@ class PostgresStore(SqlStore):
 
                     self._pool = await asyncpg.create_pool(
                         self.dsn,
-                        min_size=1,
+                        # opened as saves need them: none to reopen while the database is away
+                        min_size=0,
                         max_size=SAVERS,
                         init=self.on_connect,
                         reset=_nothing_to_reset,

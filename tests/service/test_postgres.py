@@ -16,8 +16,9 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import asyncpg
 import pytest
-from sqlalchemy import event, select
+from sqlalchemy import event, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db.engine import asyncpg_dsn, make_async_engine, make_sessionmaker
@@ -229,5 +230,29 @@ def test_whom_this_process_saw_lately_is_present_whatever_the_table_holds_yet(
         ours.presence.touch(code, cy.pid)
         update = await ours.act(code, Seat(code, 0), act.Start())
         assert (await update.view())["phase"] == "clues"
+
+    run_async(_two_workers(tmp_path, check))
+
+
+def test_a_connection_the_database_ended_is_not_handed_out_again(tmp_path: Any) -> None:
+    """A restart of PostgreSQL ends every connection. One used a moment ago is not
+    pinged before its next use (that would cost a round trip an action), but asyncpg
+    has heard it end: the pool opens a new one instead of failing the next read, as it
+    did when a worker caught up its rooms after the database came back."""
+
+    async def check(ours: RoomService, _: RoomService, __: list[str], db: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        async with db.connect() as conn:
+            backend = (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one()
+        async with db.connect() as conn:  # the same connection, back from the pool
+            assert (await conn.execute(text("SELECT pg_backend_pid()"))).scalar_one() == backend
+        # ended from another connection, as a restart or an administrator would
+        other = await asyncpg.connect(asyncpg_dsn(db.url.render_as_string(hide_password=False)))
+        try:
+            assert await other.fetchval("SELECT pg_terminate_backend($1)", backend)
+        finally:
+            await other.close()
+        await asyncio.sleep(0.3)  # the end reaches asyncpg
+        assert await ours.store.seq(code) is not None
 
     run_async(_two_workers(tmp_path, check))
