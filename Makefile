@@ -56,12 +56,15 @@ serve: $(VENV)/.installed
 	$(BIN)/soclover
 
 # The app's own bytecode too: every test starts servers, each importing the app.
+# Two test processes (pytest-xdist), a module to each at a time: most of a test's
+# time is its own server starting, on one core.
+PYTEST_PROCESSES := -n 2 --dist loadfile
 test: $(VENV)/.installed $(AXE)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	@$(BIN)/python -m compileall -q app
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_PROCESSES)
 
 # Left out: the modules whose outcome cannot depend on the database (the catalogs,
 # the API's document, the interface's language, headers and CSP, the service
@@ -71,7 +74,7 @@ SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pag
 	forms lookalikes
 test-postgres: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q app
-	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest tests/web \
+	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest $(PYTEST_PROCESSES) tests/web \
 		tests/service/test_postgres.py \
 		$(foreach m,$(SAME_ON_ANY_DATABASE),--ignore=tests/web/test_$(m).py)
 

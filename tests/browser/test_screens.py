@@ -146,11 +146,16 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     players[0].act("start")
     host.page.locator("#clue-0").wait_for()
     keyword = host.page.locator(".clue-field .pair-words").first.inner_text().split(" + ")[0]
-    host.page.fill("#clue-0", keyword)
-    host.page.locator("#check-0.bad").wait_for()
+    # The page saves what was typed as a draft a second later. Landing between the
+    # clues and Done sent below through the API, it would put back the empty leaves
+    # it holds: so it is awaited here.
+    with host.page.expect_response(
+        lambda r: r.url.endswith(f"/r/{code}/act") and r.request.method == "POST"
+    ):
+        host.page.fill("#clue-0", keyword)
+        host.page.locator("#check-0.bad").wait_for()
     screens.look(host, "clues")
-    # The page saves what was typed a moment later; on a slow machine that draft may
-    # arrive after the clues below were done through the API, and is refused (409).
+    # A draft the page sends once more (on the field's change) after Done is refused.
     host.allow(r"status of 409")
 
     # Resolution: two cards on the board, one of them chosen.

@@ -29,6 +29,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+class PortTaken(RuntimeError):
+    """The server could not listen: another process has its port."""
+
+
 POSTGRES = os.environ.get("SOCLOVER_TEST_POSTGRES", "")
 """A PostgreSQL server URL without a database (postgresql://user@host:port): when set,
 every test server gets a fresh database there instead of an SQLite file."""
@@ -65,8 +69,22 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
+        self.started = False
 
     def start(self) -> Server:
+        """Start the server and wait until it serves. On its first start, a port another
+        test process took meanwhile (the tests run in two) is traded for another."""
+        for _ in range(3):
+            try:
+                return self._start()
+            except PortTaken:
+                if self.started:
+                    raise
+                self.port = free_port()
+                self.url = f"http://127.0.0.1:{self.port}"
+        return self._start()
+
+    def _start(self) -> Server:
         env = {
             **os.environ,
             "SOCLOVER_DATABASE_URL": self.database_url,
@@ -90,6 +108,7 @@ class Server:
         except AssertionError as slow:
             log = self.log.read_text()[-2000:]
             raise RuntimeError(f"server did not start ({slow}): {log}") from None
+        self.started = True
         return self
 
     def _health(self) -> str | None:
@@ -97,7 +116,10 @@ class Server:
         never will: that is raised at once, with its log."""
         assert self.process is not None
         if self.process.poll() is not None:
-            raise RuntimeError(f"server exited: {self.log.read_text()[-2000:]}")
+            log = self.log.read_text()[-2000:]
+            if f"'127.0.0.1', {self.port}): address already in use" in log:
+                raise PortTaken(log)
+            raise RuntimeError(f"server exited: {log}")
         try:
             return str(httpx.get(f"{self.url}/healthz", timeout=1).json()["status"])
         except (httpx.HTTPError, ValueError, KeyError):
