@@ -3,7 +3,9 @@ by all, and an enforced clock acting at zero while the pages watch."""
 
 from __future__ import annotations
 
+import math
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -47,6 +49,16 @@ def both_shown(pages: list[Any]) -> list[int]:
     return [seconds_shown(page) for page in pages]
 
 
+def shown_alike(pages: list[Any]) -> list[int]:
+    """The clock of each page, read one after the other: they agree to the second, give
+    or take the seconds the reading itself took (on a loaded machine, more than one)."""
+    start = time.monotonic()
+    shown = both_shown(pages)
+    slack = 1 + math.ceil(time.monotonic() - start)
+    assert max(shown) - min(shown) <= slack, (shown, slack)
+    return shown
+
+
 def test_every_screen_counts_down_to_the_same_second(
     server: Server, open_player: OpenPlayer, clock_file: Path
 ) -> None:
@@ -61,8 +73,7 @@ def test_every_screen_counts_down_to_the_same_second(
         page.locator(".clock .clock-time").wait_for()
     # Both pages show the server's time left, an hour of skew notwithstanding.
     for _ in range(3):
-        shown = both_shown(pages)
-        assert abs(shown[0] - shown[1]) <= 1, shown
+        shown = shown_alike(pages)
         assert 4 * 60 <= shown[0] <= 5 * 60, shown
         pages[0].wait_for_timeout(700)
     first = seconds_shown(pages[0])
@@ -87,7 +98,7 @@ def test_every_screen_counts_down_to_the_same_second(
         p.act("done")
     for page in pages:
         page.locator(".resolve .clock").wait_for()
-    assert abs(seconds_shown(pages[0]) - seconds_shown(pages[1])) <= 1
+    shown_alike(pages)
     clock_file.write_text(str(SKEW + 2 * 60 + 2))
     for page in pages:
         page.get_by_text(re.compile("Time is up: the board was checked as it stood")).wait_for()
