@@ -130,7 +130,13 @@ class Clover:
         return self.cards + self.decoys
 
     def card(self, card_id: str) -> Card | None:
-        return next((c for c in self.all_cards() if c.id == card_id), None)
+        return self._cards_by_id.get(card_id)
+
+    @cached_property
+    def _cards_by_id(self) -> dict[str, Card]:
+        # Kept with the clover (which never changes): every view of the board looks up
+        # each card of the pool and the board by its id.
+        return {c.id: c for c in self.all_cards()}
 
     def words_of(self, card_id: str) -> list[str]:
         """The keywords of one of this clover's cards (``KeyError`` for a card it lacks)."""
@@ -341,6 +347,10 @@ class Room:
         With nobody present the seat to the Spectator's left keeps it: someone
         must be able to settle the board.
         """
+        return self._lock_holder
+
+    @cached_property
+    def _lock_holder(self) -> int | None:
         spectator = self.spectator()
         if spectator is None:
             return None
@@ -356,6 +366,11 @@ class Room:
         The host keeps the title and gets the controls back on return; meanwhile
         one phone left in a pocket does not keep the table from starting.
         """
+        return self._acting_host
+
+    @cached_property
+    def _acting_host(self) -> int:
+        # Kept with the room, as ``_turns``: a view asks it for every seat and flag.
         n = len(self.players)
         if n == 0 or (self.players[self.host].present and self.in_game(self.host)):
             return self.host
