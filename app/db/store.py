@@ -190,6 +190,11 @@ class SqlStore:
         rows = await self._rows(query)
         return (rows[0].room, rows[0].pid, rows[0].device) if rows else None
 
+    async def seats(self, code: str) -> list[tuple[str, int, str]]:
+        s = _SEAT.c
+        query = select(s.token_hash, s.pid, s.device).where(s.room == code)
+        return [(r.token_hash, r.pid, r.device) for r in await self._rows(query)]
+
     async def legends(
         self,
         *,

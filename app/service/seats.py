@@ -49,6 +49,8 @@ class SeatBook:
         self.cached = cached
         self.load = load
         self._seats: dict[str, Seat] = {}
+        self._read: set[str] = set()
+        """Rooms whose every seat token this process has read (``token``)."""
 
     def remember(self, token_hash: str, seat: Seat) -> None:
         self._seats[token_hash] = seat
@@ -66,7 +68,20 @@ class SeatBook:
             return None
         token_hash = hash_token(token)
         seat = self._seats.get(token_hash)
+        if seat is None and code not in self._read:
+            # The first token of a room this process hears of: every seat of the room is
+            # read at once. Its other players' tokens come soon (their streams, their
+            # actions, which with several workers land on any of them), and one read
+            # serves them all.
+            found_seats = await self.store.seats(code)
+            for found_hash, pid, device in found_seats:
+                self._seats[found_hash] = Seat(code, pid, device)
+            if found_seats:  # a room: codes that name none are not kept
+                self._read.add(code)
+            seat = self._seats.get(token_hash)
         if seat is None:
+            # A seat given since, by another process; or no seat here at all: one row
+            # asked for, however many seats the room has.
             found = await self.store.seat(token_hash)
             if found is None:
                 return None
@@ -104,3 +119,4 @@ class SeatBook:
     def keep_only(self, codes: set[str]) -> None:
         """Forget the seats of rooms no longer held in memory."""
         self._seats = {h: s for h, s in self._seats.items() if s.code in codes}
+        self._read &= codes

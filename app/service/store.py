@@ -105,6 +105,9 @@ class RoomStore(Protocol):
     async def seat(self, token_hash: str) -> tuple[str, int, str] | None:
         """The room, player and device a seat token stands for."""
 
+    async def seats(self, code: str) -> list[tuple[str, int, str]]:
+        """Every seat token of ``code``: its hash, player and device."""
+
     async def legends(
         self,
         *,
