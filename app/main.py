@@ -133,7 +133,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = _bot_table(service, settings)
         clock = TableClock(service)
         clock.start()
-        await cluster.start(service.catch_up, service.followed)
+        await cluster.start(service.catch_up, service.followed, service.behind)
         tasks = [
             asyncio.create_task(
                 _every(

@@ -13,7 +13,7 @@ its copy.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from app.service.store import ActionRecord, Logged, Record
 
@@ -35,13 +35,21 @@ def announcement(code: str, seq: int, records: Sequence[Record]) -> str:
     return payload if len(payload.encode()) <= PAYLOAD_BYTES else head
 
 
-def heard(payload: str) -> tuple[str, int, list[Logged] | None] | None:
+def heard(
+    payload: str, wanted: Callable[[str, int], bool] = lambda _code, _seq: True
+) -> tuple[str, int, list[Logged] | None] | None:
     """The room, its seq and the logged actions a payload carries (None: read the log);
-    None for a payload that is none of ours."""
+    None for a payload that is none of ours, or news that is not ``wanted``.
+
+    ``wanted`` is asked before the actions are read: every process hears every change,
+    its own included, and most of it is news of rooms it does not follow or has
+    brought along already."""
     code, _, rest = payload.partition(":")
     seq, _, body = rest.partition(":")
     try:
         at = int(seq)
+        if not wanted(code, at):
+            return None
         logged = None
         if body:
             logged = [

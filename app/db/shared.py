@@ -28,7 +28,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from app.db.announce import CHANNEL, heard
 from app.db.engine import asyncpg_dsn
 from app.db.models import PresenceRow, RateRow
-from app.service.cluster import CatchUp
+from app.service.cluster import Behind, CatchUp
 from app.service.store import Logged
 
 log = logging.getLogger(__name__)
@@ -67,10 +67,14 @@ class PostgresCluster:
         self._changes: asyncio.Queue[tuple[str, int | None, list[Logged] | None]] = asyncio.Queue()
         self.connected = asyncio.Event()
         self._written: dict[tuple[str, int], datetime] = {}
+        self._behind: Behind = lambda _code, _seq: True
 
     # --- live changes ---------------------------------------------------------------
 
-    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None:
+    async def start(
+        self, catch_up: CatchUp, followed: Callable[[], set[str]], behind: Behind
+    ) -> None:
+        self._behind = behind
         self._task = asyncio.create_task(self._listen(followed))
         self._worker = asyncio.create_task(self._apply_changes(catch_up))
         with contextlib.suppress(TimeoutError):
@@ -119,7 +123,7 @@ class PostgresCluster:
             delay = min(delay * 2, 5.0)
 
     def _on_notify(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        change = heard(payload)
+        change = heard(payload, self._behind)
         if change is not None:
             self._changes.put_nowait(change)
 

@@ -16,12 +16,16 @@ from app.service.store import Logged
 CatchUp = Callable[[str, int | None, Sequence[Logged] | None], Awaitable[None]]
 """Told that a room changed elsewhere, up to a seq (``None``: check it), with the
 actions logged up to it when the news carried them (``None``: read the log)."""
+Behind = Callable[[str, int], bool]
+"""Whether this process holds a copy of a room that is behind a seq: news worth reading."""
 
 
 class Cluster(Protocol):
     shared: bool
 
-    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None: ...
+    async def start(
+        self, catch_up: CatchUp, followed: Callable[[], set[str]], behind: Behind
+    ) -> None: ...
     async def stop(self) -> None: ...
     async def allow(self, kind: str, key: str) -> bool: ...
     async def seen(self, signs: dict[str, dict[int, float]], grace: float) -> None: ...
@@ -36,7 +40,9 @@ class LocalCluster:
     def __init__(self, limits: dict[str, int]) -> None:
         self._limiters = {kind: RateLimiter(rate) for kind, rate in limits.items()}
 
-    async def start(self, catch_up: CatchUp, followed: Callable[[], set[str]]) -> None:
+    async def start(
+        self, catch_up: CatchUp, followed: Callable[[], set[str]], behind: Behind
+    ) -> None:
         return None
 
     async def stop(self) -> None:

@@ -481,6 +481,11 @@ class RoomService:
         """Rooms this process keeps a copy of: the ones to catch up after a lost link."""
         return self.copies.codes()
 
+    def behind(self, code: str, seq: int) -> bool:
+        """Whether our copy of ``code`` is behind ``seq``: news of it is worth reading."""
+        cached = self.copies.get(code)
+        return cached is not None and cached.seq < seq
+
     async def catch_up(
         self, code: str, seq: int | None = None, logged: Sequence[Logged] | None = None
     ) -> None:

@@ -46,6 +46,26 @@ def test_what_does_not_fit_or_carries_a_whole_state_is_announced_bare() -> None:
         assert (payload == "ABCDEF:4") == (length == 2_700)
 
 
+def test_news_not_wanted_is_dropped_before_its_actions_are_read() -> None:
+    """A process hears every change, its own too: what its copy has already, or of a
+    room it does not follow, is dropped on the room and seq alone."""
+    payload = announcement("ABCDEF", 12, [record(12, {"type": "say", "text": "hi"})])
+    asked: list[tuple[str, int]] = []
+
+    def wanted(code: str, seq: int) -> bool:
+        asked.append((code, seq))
+        return seq > 11
+
+    assert heard(payload, wanted) == (
+        "ABCDEF",
+        12,
+        [Logged(12, 1, {"type": "say", "text": "hi"}, None, 7)],
+    )
+    assert heard(payload, lambda code, seq: False) is None
+    assert heard("ABCDEF:12:{broken", lambda code, seq: False) is None
+    assert asked == [("ABCDEF", 12)]
+
+
 def test_a_payload_that_is_none_of_ours_is_ignored() -> None:
     for payload in ("", "ABCDEF", "ABCDEF:x", "ABCDEF:3:{", "ABCDEF:3:[[1,2]]", "ABCDEF:3:5"):
         assert heard(payload) is None, payload

@@ -180,7 +180,7 @@ def test_a_worker_follows_the_others_changes_from_their_news_alone(tmp_path: Any
         await other.load(code)
         followed = await ours.load(code)
         seen = ours.hub.subscribe(code)
-        await ours.cluster.start(ours.catch_up, ours.followed)
+        await ours.cluster.start(ours.catch_up, ours.followed, ours.behind)
         try:
             sent.clear()
             for text in ("one", "two", "three"):
