@@ -247,6 +247,10 @@ class RoomHub:
         """Drop what is kept for a room that no longer exists."""
         self._history.pop(code, None)
 
+    def streamed(self, code: str) -> bool:
+        """Whether someone streams ``code`` here now."""
+        return code in self._subscribers
+
     def watched(self) -> set[str]:
         """Rooms someone is streaming right now."""
         return set(self._subscribers)

@@ -54,6 +54,10 @@ class PresenceTracker:
         """Rooms whose presence may still change without a new sign of life."""
         return set(self._seen) | set(self._streams)
 
+    def in_use(self, code: str) -> bool:
+        """Whether ``code`` is one of ``rooms``."""
+        return code in self._seen or code in self._streams
+
     def prune(self) -> None:
         """Forget rooms where nobody streams and every sign of life is long past."""
         cutoff = self.clock() - 2 * self.grace - 1

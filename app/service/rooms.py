@@ -482,9 +482,18 @@ class RoomService:
         return self.copies.codes()
 
     def behind(self, code: str, seq: int) -> bool:
-        """Whether our copy of ``code`` is behind ``seq``: news of it is worth reading."""
+        """Whether news that ``code`` is at ``seq`` is worth reading now: our copy is
+        behind it, and the room is served here (streamed, or a sign of life of one of its
+        players lately). A copy of a room served elsewhere (the one its creator made
+        here, say, when a proxy sends each room to one worker) is not brought along at
+        every change: it is read again if it is asked for, as a copy that may be behind
+        always is (``load``, and a save refused as stale)."""
         cached = self.copies.get(code)
-        return cached is not None and cached.seq < seq
+        return (
+            cached is not None
+            and cached.seq < seq
+            and (self.hub.streamed(code) or self.presence.in_use(code))
+        )
 
     async def catch_up(
         self, code: str, seq: int | None = None, logged: Sequence[Logged] | None = None

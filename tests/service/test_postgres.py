@@ -202,6 +202,42 @@ def test_a_worker_follows_the_others_changes_from_their_news_alone(tmp_path: Any
     run_async(_two_workers(tmp_path, check))
 
 
+def test_a_room_served_elsewhere_is_read_again_when_asked_not_at_every_change(
+    tmp_path: Any,
+) -> None:
+    """A worker holding a copy of a room it neither streams nor has heard from lately
+    (its creator's, when a proxy sends each room to one worker) does not replay the
+    room's changes as they are announced; asked for the room, it reads it again."""
+
+    async def check(ours: RoomService, other: RoomService, sent: list[str], _: AsyncEngine) -> None:
+        elsewhere = (await ours.create("Ada", 1)).code
+        here = (await ours.create("Bea", 1)).code
+        ours.presence.forget(elsewhere)  # as a minute after its creator went to the other
+        held = await ours.load(elsewhere)
+        seen = ours.hub.subscribe(here)
+        await ours.cluster.start(ours.catch_up, ours.followed, ours.behind)
+        try:
+            for text in ("one", "two"):
+                await other.act(elsewhere, Seat(elsewhere, 0), act.Say(text))
+            # Heard in order: once the streamed room's news is in, the other's was heard.
+            await other.act(here, Seat(here, 0), act.Say("three"))
+            last = (await other.load(here)).seq
+            for _ in range(200):
+                if ours.copies.get(here).seq == last:  # type: ignore[union-attr]
+                    break
+                await asyncio.sleep(0.02)
+            assert ours.copies.get(here).seq == last  # type: ignore[union-attr]
+            assert seen.pending[-1].seq == last  # type: ignore[union-attr]
+            assert ours.copies.get(elsewhere) == held  # not brought along
+            room = await ours.load(elsewhere)
+        finally:
+            await ours.cluster.stop()
+        assert [line.text for line in room.chat] == ["one", "two"]
+        assert room == await ours.store.read(elsewhere)
+
+    run_async(_two_workers(tmp_path, check))
+
+
 def test_whom_this_process_saw_lately_is_present_whatever_the_table_holds_yet(
     tmp_path: Any,
 ) -> None:
