@@ -16,6 +16,7 @@ import contextlib
 import random
 import resource
 import time
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,7 +71,10 @@ class Errors(Exception):
 
 class LoadGen:
     def __init__(self, base: str, mode: str, seed: int) -> None:
-        self.base = base
+        # Several servers (comma-separated): rooms are created on the first, and each
+        # room is then played on one of them, by its code (``at``).
+        self.bases = base.split(",")
+        self.base = self.bases[0]
         self.mode = mode  # "app" (the real game) or "baseline"
         self.rng = random.Random(seed)
         self.rooms: list[Room] = []
@@ -99,12 +103,19 @@ class LoadGen:
             if session is not None:
                 await session.close()
 
+    def at(self, code: str) -> str:
+        """The server a room's requests go to: one per room, as a proxy hashing the room
+        code picks it (the same on every load generator)."""
+        return self.bases[zlib.crc32(code.encode()) % len(self.bases)]
+
     # --- setup ------------------------------------------------------------------
 
     async def post(self, path: str, body: dict[str, Any], token: str | None = None) -> Any:
         assert self.http is not None
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        async with self.http.post(self.base + path, json=body, headers=headers) as r:
+        code = path.split("/")[3] if path.startswith("/api/rooms/") else None
+        base = self.base if code is None else self.at(code)
+        async with self.http.post(base + path, json=body, headers=headers) as r:
             raw = await r.read()
             if r.status >= 300:
                 raise Errors(f"POST {path} {body.get('type', '')}: {r.status} {raw[:200]!r}")
@@ -146,7 +157,7 @@ class LoadGen:
         else someone reading the room without a seat (what a guesser sees, either way)."""
         assert self.http is not None
         body = {"name": f"Watcher {n}"}
-        async with self.http.post(f"{self.base}/api/rooms/{code}/watch", json=body) as r:
+        async with self.http.post(f"{self.at(code)}/api/rooms/{code}/watch", json=body) as r:
             raw = await r.read()
             if r.status == 201:
                 return Client(code, orjson.loads(raw)["token"], -1, watcher=True)
@@ -192,7 +203,7 @@ class LoadGen:
     async def stream(self, client: Client, room: Room) -> None:
         """Read one SSE stream with a small hand parser: ids and arrival times."""
         assert self.streams is not None
-        url = self.base + client.path.format(code=client.code)
+        url = self.at(client.code) + client.path.format(code=client.code)
         try:
             async with self.streams.get(url, headers=client.headers) as r:
                 if r.status != 200:
@@ -295,7 +306,9 @@ class LoadGen:
             t0 = time.perf_counter()
             try:
                 async with self.http.post(  # type: ignore[union-attr]
-                    f"{self.base}/api/rooms/{room.code}/actions", json=body, headers=actor.headers
+                    f"{self.at(room.code)}/api/rooms/{room.code}/actions",
+                    json=body,
+                    headers=actor.headers,
                 ) as r:
                     raw = await r.read()
                     if r.status == 200:

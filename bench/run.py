@@ -48,6 +48,11 @@ RESULTS = ROOT / "bench" / "results"
 BIN = Path(sys.executable).parent
 P99_LIMIT_MS = 50.0
 POSTGRES = os.environ.get("SOCLOVER_BENCH_POSTGRES", "postgresql://postgres@127.0.0.1:5432")
+TWO_WORKERS = {
+    "postgres-2": "postgres, 2 workers",
+    "postgres-2-by-room": "postgres, 2 workers, each room on one",
+}
+"""The configurations of two workers, each compared with one worker (``postgres-1``)."""
 DEFAULT_RATES = [50, 100, 200, 300, 400, 500, 600, 800, 1000, 1300, 1600, 2000]
 
 
@@ -123,6 +128,30 @@ class Server:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(self.proc.pid, signal.SIGKILL)
                 self.proc.wait(5)
+
+
+class Servers:
+    """Servers started one after another on one database, measured as one: each room's
+    requests go to one of them, by its code (``bench/loadgen.py``), as a proxy that
+    hashes the room code sends them (docs/deploy/nginx-rooms.conf)."""
+
+    def __init__(self, servers: list[Server]) -> None:
+        self.servers = servers
+        self.name = servers[0].name
+        self.base = ",".join(server.base for server in servers)
+
+    def processes(self) -> list[psutil.Process]:
+        return [p for server in self.servers for p in server.processes()]
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self.servers)
+
+    def rss(self) -> int:
+        return sum(server.rss() for server in self.servers)
+
+    def stop(self) -> None:
+        for server in self.servers:
+            server.stop()
 
 
 @contextlib.contextmanager
@@ -205,7 +234,7 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def measure(
-    server: Server,
+    server: Server | Servers,
     mode: str,
     rooms: int,
     rates: list[float],
@@ -444,32 +473,41 @@ def targets(summary: dict[str, Any]) -> dict[str, Any]:
                 "measured": shown(ratio),
                 "holds": ratio["median"] >= 0.5,
             }
-    pg1, pg2 = summary.get("postgres-1"), summary.get("postgres-2")
+    pg1 = summary.get("postgres-1")
     if pg1:
         out["postgres, 1 worker: 200 actions/s with p99 < 50 ms, in every run"] = every_run(
             pg1, 200
         )
-    if pg1 and pg2:
-        common = [rate for rate in pg1["at"] if rate in pg2["at"]]
-        if common:
-            rate = max(common, key=float)
-            ratios = [
-                round(two / one, 2)
-                for one, two in zip(
-                    pg1["at"][rate]["cpu_ms_per_action_by_run"],
-                    pg2["at"][rate]["cpu_ms_per_action_by_run"],
-                    strict=False,
-                )
-                if one and two
-            ]
-            cost = spread(ratios)
-            out[f"postgres, 2 workers: CPU per action <= 1.2x 1 worker's (at {rate}/s)"] = {
-                "measured": shown(cost),
-                "holds": cost["median"] <= 1.2,
-            }
-        if pg1["sustained_rate"]["median"]:
-            scale = round(pg2["sustained_rate"]["median"] / pg1["sustained_rate"]["median"], 2)
-            out["postgres 2 workers >= 1.6x 1 worker"] = {"measured": scale, "holds": scale >= 1.6}
+    for two_workers, label in TWO_WORKERS.items():
+        pg2 = summary.get(two_workers)
+        if pg1 and pg2:
+            out.update(two_against_one(pg1, pg2, label))
+    return out
+
+
+def two_against_one(pg1: dict[str, Any], pg2: dict[str, Any], name: str) -> dict[str, Any]:
+    """Two workers' CPU per action against one worker's, run by run, and what they carry."""
+    out: dict[str, Any] = {}
+    common = [rate for rate in pg1["at"] if rate in pg2["at"]]
+    if common:
+        rate = max(common, key=float)
+        ratios = [
+            round(two / one, 2)
+            for one, two in zip(
+                pg1["at"][rate]["cpu_ms_per_action_by_run"],
+                pg2["at"][rate]["cpu_ms_per_action_by_run"],
+                strict=False,
+            )
+            if one and two
+        ]
+        cost = spread(ratios)
+        out[f"{name}: CPU per action <= 1.2x 1 worker's (at {rate}/s)"] = {
+            "measured": shown(cost),
+            "holds": cost["median"] <= 1.2,
+        }
+    if pg1["sustained_rate"]["median"]:
+        scale = round(pg2["sustained_rate"]["median"] / pg1["sustained_rate"]["median"], 2)
+        out[f"{name} >= 1.6x 1 worker"] = {"measured": scale, "holds": scale >= 1.6}
     return out
 
 
@@ -491,7 +529,7 @@ def table(results: dict[str, Any]) -> str:
         f"machine: {results['machine']['cpus']} CPUs ({results['machine']['cpu_model']}), "
         f"{results['machine']['memory_gb']} GB; one host for server, database and load",
         "",
-        f"{'config':<12} {'run':>3} {'rooms':>5} {'clients':>7} {'KB/idle':>7} "
+        f"{'config':<18} {'run':>3} {'rooms':>5} {'clients':>7} {'KB/idle':>7} "
         f"{'sustained/s':>11}   at that rate: {'p50':>6} {'p95':>6} {'p99':>6} ms "
         f"{'srv CPU%':>8} {'CPU/action':>10} {'srv MB':>7} {'gen CPU%':>8}",
     ]
@@ -499,7 +537,7 @@ def table(results: dict[str, Any]) -> str:
         for c in run["configs"]:
             s = step_at(c, c["sustained_rate"]) or (c["steps"][0] if c["steps"] else {})
             lines.append(
-                f"{c['name']:<12} {number:>3} {c['rooms']:>5} {c['streams_open']:>7} "
+                f"{c['name']:<18} {number:>3} {c['rooms']:>5} {c['streams_open']:>7} "
                 f"{c['kb_per_idle_client']:>7} {c['sustained_rate']:>11}   "
                 f"{'':>13} {s.get('p50_ms', 0):>6} {s.get('p95_ms', 0):>6} "
                 f"{s.get('p99_ms', 0):>6}    {s.get('server_cpu_pct', 0):>8} "
@@ -508,11 +546,11 @@ def table(results: dict[str, Any]) -> str:
             )
         if len(runs) > 1:
             ratios = {n: r.get("throughput") for n, r in run["ratios"].items()}
-            lines.append(f"{'':<12} {number:>3} throughput / baseline's: {json.dumps(ratios)}")
+            lines.append(f"{'':<18} {number:>3} throughput / baseline's: {json.dumps(ratios)}")
     lines += ["", f"over {len(runs)} run(s): median (min-max)"]
     for name, c in results["summary"].items():
         lines.append(
-            f"  {name:<12} sustained {shown(c['sustained_rate'], '/s')}; "
+            f"  {name:<18} sustained {shown(c['sustained_rate'], '/s')}; "
             f"KB per idle client {shown(c['kb_per_idle_client'])}"
             + (
                 f"; throughput / baseline's {shown(c['throughput_ratio'])}"
@@ -522,7 +560,7 @@ def table(results: dict[str, Any]) -> str:
         )
         for rate, at in c["at"].items():
             lines.append(
-                f"  {'':<12} at {rate:>5}/s: p99 {shown(at['p99_ms'], ' ms')}; "
+                f"  {'':<18} at {rate:>5}/s: p99 {shown(at['p99_ms'], ' ms')}; "
                 f"server CPU per action {shown(at['cpu_ms_per_action'], ' ms')}"
             )
     lines += ["", "targets:"]
@@ -567,7 +605,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--configs",
         default="sqlite,postgres-1,postgres-2,baseline",
-        help="comma-separated subset of sqlite,postgres-1,postgres-2,baseline",
+        help="comma-separated subset of sqlite,postgres-1,postgres-2,postgres-2-by-room,baseline",
     )
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
     parser.add_argument("--seed", type=int, default=6)
@@ -638,9 +676,16 @@ def run_config(
 ) -> dict[str, Any]:
     """One run of one configuration, on a server of its own (a fresh database)."""
     with contextlib.ExitStack() as stack:
+        server: Server | Servers
         if name == "sqlite":
             database = workdir / f"bench-{time.monotonic_ns()}.sqlite3"
             server = app_server(name, f"sqlite:///{database}", 1, workdir)
+        elif name == "postgres-2-by-room":
+            url = stack.enter_context(postgres_database(POSTGRES))
+            first = app_server(f"{name}-a", url, 1, workdir)
+            stack.callback(first.stop)
+            server = Servers([first, app_server(f"{name}-b", url, 1, workdir)])
+            server.name = name
         elif name.startswith("postgres-"):
             url = stack.enter_context(postgres_database(POSTGRES))
             server = app_server(name, url, int(name.split("-")[1]), workdir)

@@ -49,3 +49,23 @@ def test_two_workers_are_compared_with_one_worker_of_the_same_run() -> None:
     cost = targets(summary)["postgres, 2 workers: CPU per action <= 1.2x 1 worker's (at 200/s)"]
     assert cost["measured"].startswith("1.2")
     assert cost["holds"]
+
+
+def test_two_workers_each_with_rooms_of_its_own_are_compared_with_one_worker_too() -> None:
+    runs = [
+        {
+            "configs": [
+                config("postgres-1", {100: 40, 200: 80}),
+                config("postgres-2", {100: 52, 200: 104}),
+                config("postgres-2-by-room", {100: 42, 200: 84}),
+            ],
+            "ratios": {},
+        }
+    ]
+    found = targets(summarize(runs))
+    shared = found["postgres, 2 workers: CPU per action <= 1.2x 1 worker's (at 200/s)"]
+    by_room = found[
+        "postgres, 2 workers, each room on one: CPU per action <= 1.2x 1 worker's (at 200/s)"
+    ]
+    assert (shared["measured"], shared["holds"]) == ("1.3", False)
+    assert (by_room["measured"], by_room["holds"]) == ("1.05", True)
