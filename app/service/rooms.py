@@ -164,7 +164,7 @@ class RoomService:
                 continue  # draw another code
             self.copies.put(room)
             self.seats.remember(hash_token(token), Seat(room.code, 0))
-            self.presence.touch(room.code, 0)
+            await self._arrived(room.code, 0)
             return Seated(room.code, token, 0)
         raise RuntimeError("could not find a free room code")
 
@@ -178,7 +178,7 @@ class RoomService:
         room = await self.apply(code, None, lambda _room: Join(name), also=seat_record)
         pid = room.players[-1].pid
         self.seats.remember(hash_token(token), Seat(code, pid))
-        self.presence.touch(code, pid)
+        await self._arrived(code, pid)
         return Seated(code, token, len(room.players) - 1)
 
     async def watch(self, code: str, name: str) -> Watching:
@@ -192,8 +192,18 @@ class RoomService:
         room = await self.apply(code, None, lambda _room: Watch(name), also=seat_record)
         pid = room.watchers[-1].pid
         self.seats.remember(hash_token(token), Seat(code, pid))
-        self.presence.touch(code, pid)
+        await self._arrived(code, pid)
         return Watching(code, token, pid)
+
+    async def _arrived(self, code: str, pid: int) -> None:
+        """A first sign of life of a newcomer (a room's creator, a new seat or watcher),
+        told to the other processes at once rather than at this one's next sweep: in
+        between, another process serving the room would see them away (a proxy sends the
+        room's next requests to the server of its own), and the host's controls would
+        pass to someone else for a few seconds."""
+        self.presence.touch(code, pid)
+        if self.cluster.shared:
+            await self.cluster.seen({code: self.presence.signs(code)}, self.presence.grace)
 
     async def seat_moved(self, code: str, token: str | None) -> bool:
         """Whether ``token`` opened a seat of ``code`` now played from another device."""

@@ -238,6 +238,19 @@ def test_a_room_served_elsewhere_is_read_again_when_asked_not_at_every_change(
     run_async(_two_workers(tmp_path, check))
 
 
+def test_a_newcomer_is_present_for_every_worker_at_once(tmp_path: Any) -> None:
+    """A room made on one worker and joined on it: its players are present for the
+    other worker at once, not from the first worker's next sweep of signs of life."""
+
+    async def check(ours: RoomService, other: RoomService, _: list[str], __: AsyncEngine) -> None:
+        code = (await ours.create("Ada", 1)).code
+        await ours.join(code, "Bea")
+        watcher = await ours.watch(code, "Cy")
+        assert (await other.present_in([code]))[code] == {0, 1, watcher.watcher}
+
+    run_async(_two_workers(tmp_path, check))
+
+
 def test_whom_this_process_saw_lately_is_present_whatever_the_table_holds_yet(
     tmp_path: Any,
 ) -> None:
