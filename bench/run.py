@@ -604,7 +604,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--generators", type=int, default=2, help="load generator processes")
     parser.add_argument(
         "--configs",
-        default="sqlite,postgres-1,postgres-2,baseline",
+        default="sqlite,postgres-1,postgres-2,postgres-2-by-room,baseline",
         help="comma-separated subset of sqlite,postgres-1,postgres-2,postgres-2-by-room,baseline",
     )
     parser.add_argument("--out", type=Path, default=RESULTS / "latest.json")
