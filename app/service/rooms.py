@@ -16,6 +16,7 @@ room: hidden information is cut away before anything leaves the service.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, TypeVar
@@ -76,6 +77,8 @@ ActionFor = Callable[[Room], Action | None]
 """Builds the action from the room as it is under the lock; ``None``: nothing to do."""
 AlsoSave = Callable[[Room], list[Record]]
 """More records to save with the action, given the new room (a newcomer's seat)."""
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -203,7 +206,10 @@ class RoomService:
         pass to someone else for a few seconds."""
         self.presence.touch(code, pid)
         if self.cluster.shared:
-            await self.cluster.seen({code: self.presence.signs(code)}, self.presence.grace)
+            try:
+                await self.cluster.seen({code: self.presence.signs(code)}, self.presence.grace)
+            except Exception:  # the seat is taken and saved: the next sweep tells the rest
+                log.warning("newcomer to %s not told to the other processes yet", code)
 
     async def seat_moved(self, code: str, token: str | None) -> bool:
         """Whether ``token`` opened a seat of ``code`` now played from another device."""
