@@ -3,9 +3,22 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+import contextlib
+from collections.abc import AsyncIterator, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, TypeVar
+
+from app.db.engine import make_async_engine
+from app.db.migrate import upgrade
+from app.db.store import SqliteStore
+from app.db.writer import SqliteWriter
+from app.rules.deck import builtin_deck_path, load_deck
+from app.service.cluster import Cluster
+from app.service.hub import RoomHub
+from app.service.locks import RoomLocks
+from app.service.presence import PresenceTracker
+from app.service.rooms import RoomService
 
 T = TypeVar("T")
 
@@ -15,3 +28,28 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
     an event loop running in the main thread for the whole session."""
     with ThreadPoolExecutor(max_workers=1) as thread:
         return thread.submit(asyncio.run, work).result()
+
+
+@contextlib.asynccontextmanager
+async def sqlite_service(
+    tmp_path: Path, cluster: Cluster | None = None
+) -> AsyncIterator[RoomService]:
+    """A room service on a fresh SQLite file in ``tmp_path``, as one server runs it
+    (``cluster``: what it shares with other processes, none by default)."""
+    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
+    await asyncio.to_thread(upgrade, url)
+    engine = make_async_engine(url)
+    writer = SqliteWriter(url)
+    service = RoomService(
+        SqliteStore(engine, writer),
+        load_deck(builtin_deck_path()),
+        RoomHub(),
+        RoomLocks(),
+        PresenceTracker(30),
+        cluster,
+    )
+    try:
+        yield service
+    finally:
+        writer.close()
+        await engine.dispose()

@@ -3,42 +3,19 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
-from app.db.engine import make_async_engine
-from app.db.migrate import upgrade
-from app.db.store import SqliteStore
-from app.db.writer import SqliteWriter
 from app.rules import actions as act
-from app.rules.deck import builtin_deck_path, load_deck
-from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.service.store import Logged
-from tests.service.support import run_async
+from tests.service.support import run_async, sqlite_service
 
 
 async def _with_service(tmp_path: Path, check: Callable[[RoomService], Awaitable[None]]) -> None:
-    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    await asyncio.to_thread(upgrade, url)
-    engine = make_async_engine(url)
-    writer = SqliteWriter(url)
-    service = RoomService(
-        SqliteStore(engine, writer),
-        load_deck(builtin_deck_path()),
-        RoomHub(),
-        RoomLocks(),
-        PresenceTracker(30),
-    )
-    try:
+    async with sqlite_service(tmp_path) as service:
         await check(service)
-    finally:
-        writer.close()
-        await engine.dispose()
 
 
 class Counted:

@@ -3,20 +3,10 @@ cannot be written, the seat stays taken and answered; the next sweep tells the r
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
-from app.db.engine import make_async_engine
-from app.db.migrate import upgrade
-from app.db.store import SqliteStore
-from app.db.writer import SqliteWriter
-from app.rules.deck import builtin_deck_path, load_deck
 from app.service.cluster import LocalCluster
-from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
-from app.service.rooms import RoomService
-from tests.service.support import run_async
+from tests.service.support import run_async, sqlite_service
 
 
 class UnreachableCluster(LocalCluster):
@@ -35,27 +25,12 @@ class UnreachableCluster(LocalCluster):
 
 def test_a_seat_is_taken_even_when_the_others_cannot_be_told_yet(tmp_path: Path) -> None:
     async def check() -> None:
-        url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-        await asyncio.to_thread(upgrade, url)
-        engine = make_async_engine(url)
-        writer = SqliteWriter(url)
         cluster = UnreachableCluster()
-        service = RoomService(
-            SqliteStore(engine, writer),
-            load_deck(builtin_deck_path()),
-            RoomHub(),
-            RoomLocks(),
-            PresenceTracker(30),
-            cluster,
-        )
-        try:
+        async with sqlite_service(tmp_path, cluster) as service:
             host = await service.create("Ada", 1)
             seated = await service.join(host.code, "Bea")
             assert seated.seat == 1
             assert await service.seat_for(host.code, seated.token) is not None
             assert cluster.tries == 2
-        finally:
-            writer.close()
-            await engine.dispose()
 
     run_async(check())

@@ -12,21 +12,13 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
-from app.db.engine import make_async_engine
-from app.db.migrate import upgrade
-from app.db.store import SqliteStore
-from app.db.writer import SqliteWriter
 from app.rules import actions as act
-from app.rules.deck import builtin_deck_path, load_deck
 from app.rules.views import WATCHER
 from app.service.following import Moved, Update
-from app.service.hub import Ping, RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
-from app.service.rooms import RoomService
+from app.service.hub import Ping
 from app.service.seats import Seat
 from app.web import events, live
-from tests.service.support import run_async
+from tests.service.support import run_async, sqlite_service
 
 
 async def _said(stream: AsyncIterator[Update | Ping | Moved], text: str) -> Update:
@@ -41,18 +33,7 @@ async def _said(stream: AsyncIterator[Update | Ping | Moved], text: str) -> Upda
 
 def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None:
     async def scenario() -> None:
-        url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-        await asyncio.to_thread(upgrade, url)
-        engine = make_async_engine(url)
-        writer = SqliteWriter(url)
-        service = RoomService(
-            SqliteStore(engine, writer),
-            load_deck(builtin_deck_path()),
-            RoomHub(),
-            RoomLocks(),
-            PresenceTracker(30),
-        )
-        try:
+        async with sqlite_service(tmp_path) as service:
             code = (await service.create("Ada", 1)).code
             watchers = [await service.watch(code, name) for name in ("Gus", "Hal", "Ivy", "Jo")]
             streams = [service.follow(code, Seat(code, w.watcher)) for w in watchers]
@@ -88,8 +69,5 @@ def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None
             await live._rendered(seated, "", "en", whole_chat=False)
             await live._rendered(still, "", "en", whole_chat=False)
             assert set(seated._change.rendered) == {("html-en", 1), ("html-en", WATCHER)}
-        finally:
-            writer.close()
-            await engine.dispose()
 
     run_async(scenario())
