@@ -13,6 +13,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import ClientDisconnect
 
 from app.rules.errors import CluesRejected, RuleError
 from app.rules.text import N_, Text
@@ -123,6 +124,14 @@ def install(app: FastAPI) -> None:
         if exc.headers:
             response.headers.update(exc.headers)
         return response
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_left(request: Request, exc: ClientDisconnect) -> Response:
+        # A phone that lost its signal, a tab closed while a draft was sent: everyday
+        # events, not errors. Nothing was read, so nothing was done; nobody is left
+        # to read an answer either (499 is the status proxies log for this).
+        log.info("client left during %s %s", request.method, request.url.path)
+        return Response(status_code=499)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception) -> Response:
