@@ -15,17 +15,21 @@ a power cut), and that wait, not the writing, is most of a write's time
 writer takes every write that queued while it was busy and commits them
 together: each in its own savepoint, so one refused write rolls back alone,
 and every caller is answered only after the shared commit.
+
+Writes run on the driver's own connection (``sqlite3``), with statements compiled
+once (``app/db/sqlite_writes.py``): the thread does SQLite's work, not SQLAlchemy's.
 """
 
 from __future__ import annotations
 
 import asyncio
 import queue
+import sqlite3
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from sqlalchemy import Connection, create_engine, pool
+from sqlalchemy import create_engine, pool
 
 from app.db.engine import configure_sqlite, sync_url
 from app.jsontext import to_text
@@ -35,12 +39,13 @@ T = TypeVar("T")
 GROUP = 64
 """Writes committed together at most."""
 
-_Work = tuple[Callable[[Connection], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
+_Work = tuple[Callable[[sqlite3.Connection], Any], asyncio.AbstractEventLoop, "asyncio.Future[Any]"]
 
 
 class SqliteWriter:
     def __init__(self, database_url: str) -> None:
-        # One connection, kept in the one thread that uses it.
+        # One connection, opened and kept in the one thread that uses it; the engine
+        # reads the URL and sets the connection up as every other one (WAL, full sync).
         self.engine = create_engine(
             sync_url(database_url),
             poolclass=pool.SingletonThreadPool,
@@ -51,7 +56,7 @@ class SqliteWriter:
         self._thread = threading.Thread(target=self._run, name="sqlite-writer", daemon=True)
         self._thread.start()
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """Run ``work`` in a write transaction; its result once that is committed."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[T] = loop.create_future()
@@ -63,6 +68,9 @@ class SqliteWriter:
         self._thread.join()
 
     def _run(self) -> None:
+        connection = self.engine.raw_connection()
+        db = connection.driver_connection
+        assert isinstance(db, sqlite3.Connection)
         while True:
             first = self._queue.get()
             if first is None:
@@ -78,22 +86,28 @@ class SqliteWriter:
                     stop = True
                     break
                 group.append(more)
-            self._commit(group)
+            self._commit(db, group)
             if stop:
                 break
+        connection.close()
         self.engine.dispose()
 
-    def _commit(self, group: list[_Work]) -> None:
+    def _commit(self, db: sqlite3.Connection, group: list[_Work]) -> None:
         outcomes: list[tuple[bool, Any]] = []
         try:
-            with self.engine.begin() as db:
-                for work, _, _ in group:
-                    try:
-                        with db.begin_nested():
-                            outcomes.append((True, work(db)))
-                    except Exception as refused:  # this write alone rolls back
-                        outcomes.append((False, refused))
+            db.execute("BEGIN IMMEDIATE")
+            for work, _, _ in group:
+                db.execute("SAVEPOINT write")
+                try:
+                    outcomes.append((True, work(db)))
+                except Exception as refused:  # this write alone rolls back
+                    db.execute("ROLLBACK TO write")
+                    outcomes.append((False, refused))
+                db.execute("RELEASE write")
+            db.execute("COMMIT")
         except Exception as failed:  # the commit itself failed: nothing was written
+            if db.in_transaction:
+                db.execute("ROLLBACK")
             outcomes = [(False, failed)] * len(group)
         for (_, loop, future), (ok, value) in zip(group, outcomes, strict=True):
             loop.call_soon_threadsafe(_settle, future, ok, value)

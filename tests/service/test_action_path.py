@@ -44,11 +44,11 @@ class SlowWriter(SqliteWriter):
         self.go_on = threading.Event()
         super().__init__(database_url)
 
-    def _commit(self, group):  # type: ignore[no-untyped-def]
+    def _commit(self, db, group):  # type: ignore[no-untyped-def]
         if self.holding:
             self.under_way.set()
             self.go_on.wait(10)
-        super()._commit(group)
+        super()._commit(db, group)
 
 
 async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]

@@ -9,8 +9,6 @@ import threading
 from pathlib import Path
 
 import pytest
-from sqlalchemy import event, text
-from sqlalchemy.exc import IntegrityError
 
 from app.db.writer import SqliteWriter
 from app.jsontext import to_bytes, to_text
@@ -23,7 +21,7 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
 ) -> None:
     path = tmp_path / "w.sqlite3"
 
-    commits: list[str] = []
+    statements: list[str] = []
     busy_started, release = threading.Event(), threading.Event()
 
     def busy(_db: object) -> None:
@@ -32,17 +30,16 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
 
     async def scenario() -> list[object]:
         writer = SqliteWriter(f"sqlite:///{path}")
-        # every transaction the writer commits, and every savepoint it rolls back
-        event.listen(writer.engine, "commit", lambda _conn: commits.append("commit"))
-        event.listen(writer.engine, "rollback_savepoint", lambda *_: commits.append("undo"))
         try:
-            await writer.write(lambda s: s.execute(text("CREATE TABLE t (k INTEGER PRIMARY KEY)")))
+            await writer.write(lambda s: s.execute("CREATE TABLE t (k INTEGER PRIMARY KEY)"))
+            # every statement the writer's connection runs from now on
+            await writer.write(lambda s: s.set_trace_callback(statements.append))
             held = asyncio.ensure_future(writer.write(busy))
             # the writer is busy: the next ones queue up behind it
             await asyncio.to_thread(wait_for, busy_started.is_set, what="the busy write begun")
 
             def insert(k: int):  # type: ignore[no-untyped-def]
-                return lambda s: s.execute(text("INSERT INTO t VALUES (:k)"), {"k": k}) and k
+                return lambda s: s.execute("INSERT INTO t VALUES (?)", (k,)) and k
 
             queued = asyncio.gather(
                 *(writer.write(insert(k)) for k in (1, 2, 1, 3)), return_exceptions=True
@@ -58,9 +55,10 @@ def test_writes_queued_together_commit_together_and_a_refused_one_rolls_back_alo
 
     results = run_async(scenario())
     assert results[0] == 1 and results[1] == 2 and results[3] == 3
-    assert isinstance(results[2], IntegrityError)
-    # the table, the busy write, then the four queued ones in one commit, one undone alone
-    assert commits == ["commit", "commit", "undo", "commit"]
+    assert isinstance(results[2], sqlite3.IntegrityError)
+    # this write, the busy one, then the four queued ones in one commit, one undone alone
+    commits = [s for s in statements if s in ("COMMIT", "ROLLBACK TO write")]
+    assert commits == ["COMMIT", "COMMIT", "ROLLBACK TO write", "COMMIT"], statements
     with sqlite3.connect(path) as db:
         assert [k for (k,) in db.execute("SELECT k FROM t ORDER BY k")] == [1, 2, 3]
 
@@ -71,14 +69,14 @@ def test_a_write_answers_only_once_it_is_committed(tmp_path: Path) -> None:
     async def scenario() -> None:
         writer = SqliteWriter(f"sqlite:///{path}")
         try:
-            await writer.write(lambda s: s.execute(text("CREATE TABLE t (k INTEGER)")))
-            await writer.write(lambda s: s.execute(text("INSERT INTO t VALUES (7)")))
+            await writer.write(lambda s: s.execute("CREATE TABLE t (k INTEGER)"))
+            await writer.write(lambda s: s.execute("INSERT INTO t VALUES (7)"))
             # Another connection sees it the moment the write has answered.
             with sqlite3.connect(path) as db:
                 assert db.execute("SELECT k FROM t").fetchall() == [(7,)]
             with pytest.raises(ZeroDivisionError):
                 await writer.write(lambda s: 1 / 0)
-            count = await writer.write(lambda s: s.execute(text("SELECT count(*) FROM t")).scalar())
+            count = await writer.write(lambda s: s.execute("SELECT count(*) FROM t").fetchone()[0])
             assert count == 1
         finally:
             writer.close()
