@@ -97,9 +97,9 @@ def insert(db: sqlite3.Connection, records: Sequence[Record]) -> None:
         _INSERTS[type(record)].run(db, record.__dict__)
 
 
-def create(db: sqlite3.Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
-    """A new room with its first records; a code already taken raises ``IntegrityError``."""
-    values = {
+def new_room_row(room: Room, at: datetime) -> dict[str, Any]:
+    """The values of a new room's row (PostgreSQL inserts the same)."""
+    return {
         "code": room.code,
         "seq": room.seq,
         "phase": room.phase,
@@ -107,7 +107,11 @@ def create(db: sqlite3.Connection, room: Room, records: Sequence[Record], at: da
         "created_at": at,
         "updated_at": at,
     }
-    _INSERT_ROOM.run(db, values)
+
+
+def create(db: sqlite3.Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
+    """A new room with its first records; a code already taken raises ``IntegrityError``."""
+    _INSERT_ROOM.run(db, new_room_row(room, at))
     insert(db, records)
 
 

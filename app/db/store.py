@@ -42,10 +42,10 @@ from app.db import sqlite_writes
 from app.db.announce import CHANNEL, announcement
 from app.db.engine import make_sessionmaker
 from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
-from app.db.sqlite_writes import room_over
+from app.db.sqlite_writes import new_room_row, room_over
 from app.db.writer import SqliteWriter
 from app.jsontext import to_text
-from app.rules.codec import room_from_data, room_to_data
+from app.rules.codec import room_from_data
 from app.rules.state import Room
 from app.service.clock import iso
 from app.service.errors import StaleAction
@@ -78,17 +78,7 @@ def _insert(db: Connection, records: Sequence[Record]) -> None:
 
 
 def _create(db: Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
-    db.execute(
-        _ROOM.insert(),
-        {
-            "code": room.code,
-            "seq": room.seq,
-            "phase": room.phase,
-            "state": room_to_data(room),
-            "created_at": at,
-            "updated_at": at,
-        },
-    )
+    db.execute(_ROOM.insert(), new_room_row(room, at))
     _insert(db, records)
 
 
