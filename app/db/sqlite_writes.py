@@ -17,26 +17,18 @@ from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Table, bindparam, select
+from sqlalchemy import bindparam, select
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.expression import ClauseElement
 
-from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
+from app.db.rows import ROOM, TABLES, new_room_row, room_over
 from app.jsontext import to_text
-from app.rules.codec import room_to_data
 from app.rules.state import Room
 from app.service.errors import StaleAction
-from app.service.store import ActionRecord, LegendRecord, Record, SeatRecord
+from app.service.store import Record
 
 _DIALECT = sqlite.dialect(json_serializer=to_text)
-
-_ROOM: Table = RoomRow.__table__  # type: ignore[attr-defined]  # set by SQLModel at class creation
-_TABLES: dict[type, Table] = {
-    ActionRecord: ActionRow.__table__,  # type: ignore[attr-defined]  # likewise
-    SeatRecord: SeatRow.__table__,  # type: ignore[attr-defined]  # likewise
-    LegendRecord: LegendRow.__table__,  # type: ignore[attr-defined]  # likewise
-}
 
 
 @dataclass(frozen=True)
@@ -73,10 +65,10 @@ def prepare(statement: ClauseElement, columns: Sequence[str] | None = None) -> P
 
 
 _ROOM_COLUMNS = ("code", "seq", "phase", "state", "created_at", "updated_at")
-_INSERT_ROOM = prepare(_ROOM.insert(), _ROOM_COLUMNS)
+_INSERT_ROOM = prepare(ROOM.insert(), _ROOM_COLUMNS)
 _UPDATE_ROOM = prepare(
-    _ROOM.update()
-    .where(_ROOM.c.code == bindparam("b_code"), _ROOM.c.seq == bindparam("b_seq"))
+    ROOM.update()
+    .where(ROOM.c.code == bindparam("b_code"), ROOM.c.seq == bindparam("b_seq"))
     .values(
         seq=bindparam("seq"),
         phase=bindparam("phase"),
@@ -84,10 +76,10 @@ _UPDATE_ROOM = prepare(
         updated_at=bindparam("updated_at"),
     )
 )
-_IDLE_ROOMS = prepare(select(_ROOM.c.code).where(_ROOM.c.updated_at < bindparam("idle_since")))
-_DELETE_ROOM = prepare(_ROOM.delete().where(_ROOM.c.code == bindparam("b_code")))
+_IDLE_ROOMS = prepare(select(ROOM.c.code).where(ROOM.c.updated_at < bindparam("idle_since")))
+_DELETE_ROOM = prepare(ROOM.delete().where(ROOM.c.code == bindparam("b_code")))
 _INSERTS = {
-    kind: prepare(table.insert(), [f.name for f in fields(kind)]) for kind, table in _TABLES.items()
+    kind: prepare(table.insert(), [f.name for f in fields(kind)]) for kind, table in TABLES.items()
 }
 
 
@@ -97,35 +89,10 @@ def insert(db: sqlite3.Connection, records: Sequence[Record]) -> None:
         _INSERTS[type(record)].run(db, record.__dict__)
 
 
-def new_room_row(room: Room, at: datetime) -> dict[str, Any]:
-    """The values of a new room's row (PostgreSQL inserts the same)."""
-    return {
-        "code": room.code,
-        "seq": room.seq,
-        "phase": room.phase,
-        "state": room_to_data(room),
-        "created_at": at,
-        "updated_at": at,
-    }
-
-
 def create(db: sqlite3.Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
     """A new room with its first records; a code already taken raises ``IntegrityError``."""
     _INSERT_ROOM.run(db, new_room_row(room, at))
     insert(db, records)
-
-
-def room_over(old_seq: int, room: Room, at: datetime) -> dict[str, Any]:
-    """The values that write ``room`` over the stored one at ``old_seq`` (PostgreSQL's
-    one-statement save takes the same)."""
-    return {
-        "b_code": room.code,
-        "b_seq": old_seq,
-        "seq": room.seq,
-        "phase": room.phase,
-        "state": room_to_data(room),
-        "updated_at": at,
-    }
 
 
 def save(

@@ -28,7 +28,6 @@ from sqlalchemy import (
     JSON,
     Connection,
     Executable,
-    Table,
     delete,
     desc,
     func,
@@ -41,8 +40,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db import sqlite_writes
 from app.db.announce import CHANNEL, announcement
 from app.db.engine import make_sessionmaker
-from app.db.models import ActionRow, LegendRow, RoomRow, SeatRow
-from app.db.sqlite_writes import new_room_row, room_over
+from app.db.rows import ACTION, LEGEND, ROOM, SEAT, TABLES, new_room_row, room_over
 from app.db.writer import SqliteWriter
 from app.jsontext import to_text
 from app.rules.codec import room_from_data
@@ -50,21 +48,11 @@ from app.rules.state import Room
 from app.service.clock import iso
 from app.service.errors import StaleAction
 from app.service.store import (
-    ActionRecord,
     CodeTaken,
     Data,
-    LegendRecord,
     Logged,
     Record,
-    SeatRecord,
 )
-
-# The tables as SQLAlchemy Core sees them (SQLModel builds them with each class).
-_ROOM: Table = RoomRow.__table__  # type: ignore[attr-defined]  # set by SQLModel at class creation
-_ACTION: Table = ActionRow.__table__  # type: ignore[attr-defined]  # likewise
-_SEAT: Table = SeatRow.__table__  # type: ignore[attr-defined]  # likewise
-_LEGEND: Table = LegendRow.__table__  # type: ignore[attr-defined]  # likewise
-_TABLES: dict[type, Table] = {ActionRecord: _ACTION, SeatRecord: _SEAT, LegendRecord: _LEGEND}
 
 
 def _values(record: Record) -> dict[str, Any]:
@@ -74,18 +62,18 @@ def _values(record: Record) -> dict[str, Any]:
 def _insert(db: Connection, records: Sequence[Record]) -> None:
     """Insert records in the order given: a room before the rows that point at it."""
     for record in records:
-        db.execute(_TABLES[type(record)].insert(), _values(record))
+        db.execute(TABLES[type(record)].insert(), _values(record))
 
 
 def _create(db: Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
-    db.execute(_ROOM.insert(), new_room_row(room, at))
+    db.execute(ROOM.insert(), new_room_row(room, at))
     _insert(db, records)
 
 
 def _expire(db: Connection, idle_since: datetime) -> list[str]:
-    codes = list(db.execute(select(_ROOM.c.code).where(_ROOM.c.updated_at < idle_since)).scalars())
+    codes = list(db.execute(select(ROOM.c.code).where(ROOM.c.updated_at < idle_since)).scalars())
     if codes:
-        db.execute(delete(_ROOM).where(_ROOM.c.code.in_(codes)))
+        db.execute(delete(ROOM).where(ROOM.c.code.in_(codes)))
     return codes
 
 
@@ -111,15 +99,15 @@ class SqlStore:
         return rows[0][0] if rows else None
 
     async def read(self, code: str) -> Room | None:
-        state = await self._one(select(_ROOM.c.state).where(_ROOM.c.code == code))
+        state = await self._one(select(ROOM.c.state).where(ROOM.c.code == code))
         return None if state is None else room_from_data(state)
 
     async def seq(self, code: str) -> int | None:
-        found: int | None = await self._one(select(_ROOM.c.seq).where(_ROOM.c.code == code))
+        found: int | None = await self._one(select(ROOM.c.seq).where(ROOM.c.code == code))
         return found
 
     async def logged(self, code: str, after: int, upto: int) -> list[Logged]:
-        a = _ACTION.c
+        a = ACTION.c
         query = (
             select(a.seq, a.seat, a.action, a.state, a.player)
             .where(a.room == code, a.seq > after, a.seq <= upto)
@@ -129,7 +117,7 @@ class SqlStore:
         return [Logged(*row) for row in rows]
 
     async def game_log(self, code: str, upto: int) -> list[Logged]:
-        a = _ACTION.c
+        a = ACTION.c
         # The latest whole state (a game's start) by the room's (room, seq) index; then
         # the rows from there, in one statement: no write can come between the two.
         start = (
@@ -146,14 +134,14 @@ class SqlStore:
         return [Logged(*row) for row in rows]
 
     async def seat(self, token_hash: str) -> tuple[str, int, str] | None:
-        query = select(_SEAT.c.room, _SEAT.c.pid, _SEAT.c.device).where(
-            _SEAT.c.token_hash == token_hash
+        query = select(SEAT.c.room, SEAT.c.pid, SEAT.c.device).where(
+            SEAT.c.token_hash == token_hash
         )
         rows = await self._rows(query)
         return (rows[0].room, rows[0].pid, rows[0].device) if rows else None
 
     async def seats(self, code: str) -> list[tuple[str, int, str]]:
-        s = _SEAT.c
+        s = SEAT.c
         query = select(s.token_hash, s.pid, s.device).where(s.room == code)
         return [(r.token_hash, r.pid, r.device) for r in await self._rows(query)]
 
@@ -166,8 +154,8 @@ class SqlStore:
         limit: int,
         language: str | None = None,
     ) -> list[Data]:
-        g = _LEGEND.c
-        query = select(_LEGEND).order_by(desc(g.score), g.finished_at, g.id)
+        g = LEGEND.c
+        query = select(LEGEND).order_by(desc(g.score), g.finished_at, g.id)
         if players is not None:
             query = query.where(g.player_count == players)
         if decoys is not None:
@@ -193,7 +181,7 @@ class SqlStore:
         ]
 
     async def scores(self, code: str) -> list[int]:
-        g = _LEGEND.c
+        g = LEGEND.c
         query = select(g.score).where(g.room == code).order_by(desc(g.finished_at), desc(g.id))
         return [score for (score,) in await self._rows(query)]
 
@@ -268,7 +256,7 @@ def save_in_one(kinds: tuple[type, ...]) -> SaveStatement:
             json.add(name)
         return f"CAST(${len(names)} AS {column.type.compile(dialect=_PG)})"
 
-    room = _ROOM.c
+    room = ROOM.c
     parts = [
         f"WITH saved AS (UPDATE room SET seq = {param('seq', room.seq)},"
         f" phase = {param('phase', room.phase)}, state = {param('state', room.state)},"
@@ -277,7 +265,7 @@ def save_in_one(kinds: tuple[type, ...]) -> SaveStatement:
         " RETURNING code)"
     ]
     for i, kind in enumerate(kinds):
-        table = _TABLES[kind]
+        table = TABLES[kind]
         columns = [table.c[f.name] for f in fields(kind)]
         values = ", ".join(param(f"r{i}_{c.name}", c) for c in columns)
         parts.append(
