@@ -32,14 +32,17 @@ def run_async(work: Coroutine[Any, Any, T]) -> T:
 
 @contextlib.asynccontextmanager
 async def sqlite_service(
-    tmp_path: Path, cluster: Cluster | None = None
+    tmp_path: Path,
+    cluster: Cluster | None = None,
+    writer_type: type[SqliteWriter] = SqliteWriter,
 ) -> AsyncIterator[RoomService]:
     """A room service on a fresh SQLite file in ``tmp_path``, as one server runs it
-    (``cluster``: what it shares with other processes, none by default)."""
+    (``cluster``: what it shares with other processes, none by default; ``writer_type``:
+    a writer the test can hold up)."""
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     await asyncio.to_thread(upgrade, url)
     engine = make_async_engine(url)
-    writer = SqliteWriter(url)
+    writer = writer_type(url)
     service = RoomService(
         SqliteStore(engine, writer),
         load_deck(builtin_deck_path()),

@@ -17,12 +17,10 @@ import pytest
 from sqlalchemy import select
 
 from app.db.engine import make_async_engine
-from app.db.migrate import upgrade
 from app.db.models import RoomRow
 from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
 from app.rules import actions as act
-from app.rules.deck import builtin_deck_path, load_deck
 from app.service.cluster import LocalCluster
 from app.service.errors import RoomNotFound
 from app.service.hub import RoomHub
@@ -31,7 +29,7 @@ from app.service.presence import PresenceTracker
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from tests.kit import wait_for
-from tests.service.support import run_async
+from tests.service.support import run_async, sqlite_service
 
 
 class SlowWriter(SqliteWriter):
@@ -52,22 +50,9 @@ class SlowWriter(SqliteWriter):
 
 
 async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
-    url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
-    await asyncio.to_thread(upgrade, url)
-    engine = make_async_engine(url)
-    writer = SlowWriter(url)
-    service = RoomService(
-        SqliteStore(engine, writer),
-        load_deck(builtin_deck_path()),
-        RoomHub(),
-        RoomLocks(),
-        PresenceTracker(30),
-    )
-    try:
-        await check(service, writer)
-    finally:
-        writer.close()
-        await engine.dispose()
+    async with sqlite_service(tmp_path, writer_type=SlowWriter) as service:
+        assert isinstance(service.store, SqliteStore)
+        await check(service, service.store.writer)
 
 
 async def _stored_seq(service: RoomService, code: str) -> int:
