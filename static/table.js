@@ -264,12 +264,21 @@
   // --- the table's clock ---------------------------------------------------------------------
 
   // Every screen counts down to the server's deadline. This device's own clock may be
-  // off by minutes, so the page learns the server's time as it loads (the page says it)
-  // and counts by that: two phones show the same second.
+  // off by minutes, so the page learns the server's time (the page says it) and counts
+  // by that: two phones show the same second. The server wrote that time just before the
+  // page's first byte left, so it is matched with the moment that byte arrived, not with
+  // the end of loading: a busy phone may take seconds over the styles and scripts, and
+  // those seconds would otherwise be added to every clock the page shows.
   var skew = 0;
+  function arrival() {
+    var perf = window.performance;
+    var nav = perf && perf.getEntriesByType ? perf.getEntriesByType("navigation")[0] : null;
+    if (nav && nav.responseStart > 0 && perf.timeOrigin > 0) return perf.timeOrigin + nav.responseStart;
+    return Date.now();
+  }
   function learnTime(serverMs) {
     var n = Number(serverMs);
-    if (n > 0) skew = n - Date.now();
+    if (n > 0) skew = n - arrival();
   }
   function clockText(ms) {
     var s = Math.max(0, Math.ceil(ms / 1000));
@@ -281,6 +290,7 @@
     document.querySelectorAll(".clock[data-length]").forEach(function (clock) {
       var running = clock.dataset.ends !== "";
       var ms = running ? Number(clock.dataset.ends) - (Date.now() + skew) : Number(clock.dataset.left);
+      if (running) ms = Math.min(ms, Number(clock.dataset.length)); // never more than it was set to
       var time = clock.querySelector(".clock-time");
       var text = clockText(ms);
       if (time && time.textContent !== text) time.textContent = text;

@@ -195,16 +195,15 @@ async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang
     service.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
     context = render.region_context(view, site(request))
-    return html(
-        render.page(
-            "room",
-            lang,
-            device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
-            server_now=epoch_ms(service.clock()),
-            viewer_id=seat.pid,
-            **context,
-        )
+    page = render.page(
+        "room",
+        lang,
+        device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
+        server_now=render.SERVER_NOW,
+        viewer_id=seat.pid,
+        **context,
     )
+    return html(render.stamped(page, epoch_ms(service.clock())))
 
 
 @router.get("/r/{code}/history", response_class=HTMLResponse)
@@ -429,11 +428,11 @@ async def _refused(
         lang,
         flash=message,
         device_url=None,
-        server_now=epoch_ms(service.clock()),
+        server_now=render.SERVER_NOW,
         viewer_id=seat.pid,
         **context,
     )
-    return html(page, status)
+    return html(render.stamped(page, epoch_ms(service.clock())), status)
 
 
 FORM_FLAGS = {"true": True, "1": True, "on": True, "false": False, "0": False, "": False}

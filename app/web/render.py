@@ -16,6 +16,7 @@ from typing import Any
 
 import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
 
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
@@ -125,6 +126,21 @@ def page(template: str, lang: str, /, **context: Any) -> str:
     """A whole page in interface language ``lang``. Both are positional-only: a page's
     context may hold a ``name`` of its own (the name a player typed)."""
     return ENVS[lang].get_template(f"pages/{template}.html").render(**context)
+
+
+SERVER_NOW = Markup("<server-now>")
+"""Where a room page says the server's time (``data-now``), until ``stamped`` writes it.
+No escaped text can hold it: any ``<`` a player typed is ``&lt;`` on the page."""
+
+
+def stamped(page: str, now_ms: int) -> str:
+    """The page with the server's time written in as it leaves, not as it began to render.
+
+    The page's script matches that time with the moment the page's first byte arrived,
+    to count every clock by the server's: the time spent rendering (seconds, the first
+    time a busy server compiles its templates) would otherwise be added to each clock.
+    """
+    return page.replace(SERVER_NOW, str(now_ms), 1)
 
 
 def region(template: str, lang: str, context: dict[str, Any]) -> str:

@@ -105,6 +105,35 @@ def test_every_screen_counts_down_to_the_same_second(
     assert players[1].state()["resolution"]["attempt"] == 2
 
 
+def test_a_page_slow_to_load_counts_by_the_server(server: Server, open_player: OpenPlayer) -> None:
+    """A busy phone may take seconds over the page's script after the page itself came:
+    those seconds are not added to its clock, which shows the server's time left."""
+    players = kit.table(server.url, 3)
+    host = players[0]
+    host.act("timer", phase="clues", mode="enforced", minutes=5)
+    host.act("start")
+    player = open_player(host.name, size=PHONE, token=host.token, code=host.code)
+
+    def held_back(route: Any) -> None:
+        time.sleep(4)
+        route.continue_()
+
+    player.page.route("**/static/table.js", held_back)
+    player.page.goto(f"{server.url}/r/{host.code}")
+    player.page.locator(".clock .clock-time").wait_for()
+    ends_ms: int = host.state()["clock"]["ends_ms"]
+
+    def left_on_server() -> int:
+        return math.ceil((ends_ms - (time.time() + SKEW) * 1000) / 1000)
+
+    for _ in range(3):
+        before = left_on_server()
+        shown = seconds_shown(player.page)
+        after = left_on_server()
+        assert after - 1 <= shown <= before + 1, (before, shown, after)
+        player.page.wait_for_timeout(700)
+
+
 def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: OpenPlayer) -> None:
     """The host's lobby with the clock settings, and the rebuild with the clock and its
     pause button: accessible, big targets, and the whole try still on one screen."""

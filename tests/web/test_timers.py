@@ -7,14 +7,17 @@ again on the same database and file meets the same deadline.
 
 from __future__ import annotations
 
+import re
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from ..kit import Player, Server, public, room_when, spectator_of, table, table_of
-from ..kit.players import clues_for
+from ..kit.players import clues_for, create, join
 
 MINUTE = 60
 
@@ -288,3 +291,23 @@ def test_the_lobby_form_sets_a_timer_and_a_bad_one_is_a_clear_error(api: str) ->
     assert 'name="minutes"' in page and "Clock for writing clues" in page
     guest = players[1].http.get(f"{api}/r/{host.code}", headers=players[1].headers).text
     assert "Each try: 7 minutes, enforced." in guest
+
+
+def test_the_room_page_says_the_servers_time_as_it_leaves(
+    timed_server: Server, clock_file: Path
+) -> None:
+    """The page's script counts every clock from ``data-now``: the server's time,
+    written in once the page is rendered, however the players named themselves."""
+    ahead(clock_file, 3600)
+    host = create(timed_server.url, "<server-now>")
+    join(timed_server.url, host.code, "Bea")
+    before = (time.time() + 3600) * 1000
+    page = httpx.get(
+        f"{timed_server.url}/r/{host.code}", cookies={f"soclover_{host.code}": host.token}
+    )
+    after = (time.time() + 3600) * 1000
+    assert page.status_code == 200
+    now = re.search(r'id="table"[^>]* data-now="(\d+)"', page.text)
+    assert now, page.text[:2000]
+    assert before - 1 <= int(now.group(1)) <= after + 1
+    assert "&lt;server-now&gt;" in page.text and "<server-now>" not in page.text
