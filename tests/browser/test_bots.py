@@ -70,26 +70,23 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
         guessing = [p for p in people if seats[p.name] != spectator]
         watching = next((p for p in people if seats[p.name] == spectator), None)
         if watching is not None and not built_on:
-            # A person lays a card on the last free spot at once (a decoy, unless the bot
-            # already laid it: it moves every half second and cannot tell decoys apart);
-            # the bot, which fills the first free spot first, fills the other spots
-            # around it, live on every page, and leaves it there.
-            res = guessing[0].state()["resolution"]
-            pool = [card["card"] for card in res["pool"]]
-            decoy = watching.state()["resolution"]["decoys"][0]
-            card = decoy if decoy in pool else pool[-1]
-            spot = max(slot["spot"] for slot in res["board"] if slot["card"] is None)
-            place(guessing[0], card, spot, 0)
-            shown = kit.wait_for(
-                lambda w=watching: board(w),
-                lambda b: all(b["spots"]),
-                what="the bot filling the board around the person's card",
-                timeout=30,
-            )
-            assert shown["spots"][spot] == [card, 0]
-            built_on = True
-            if SHOOTING:
-                guessing[0].page.screenshot(path=str(SCREENSHOTS / "bots-resolution-phone.png"))
+            # A person lays a card on the last free spot at once; the bot, which fills the
+            # first free spot first, fills the other spots around it, live on every page,
+            # and leaves it there. (The bot may lay that very card first: then the person
+            # picks again, or tries on the next clover.)
+            laid = _lay_before_the_bot(guessing[0], watching)
+            if laid is not None:
+                card, spot = laid
+                shown = kit.wait_for(
+                    lambda w=watching: board(w),
+                    lambda b: all(b["spots"]),
+                    what="the bot filling the board around the person's card",
+                    timeout=30,
+                )
+                assert shown["spots"][spot] == [card, 0]
+                built_on = True
+                if SHOOTING:
+                    guessing[0].page.screenshot(path=str(SCREENSHOTS / "bots-resolution-phone.png"))
         _play_out(people, guessing, bot_watches=watching is None)
         same_board(people)
         last = ada.page.get_by_role("button", name="See the final score")
@@ -100,6 +97,37 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
     final = ada.state()
     assert final["phase"] == "finished" and len(final["results"]) == 3
     assert [p["bot"] for p in final["players"]] == [False, False, True]
+
+
+def _lay_before_the_bot(person: Player, watching: Player) -> tuple[str, int] | None:
+    """The person lays a card (a decoy while there is one in the pool: the bot cannot
+    tell decoys apart) on the last free spot, through the page; None when the bot, which
+    moves every half second, keeps getting there first.
+
+    Each reach is short: a card the bot took as the person reached for it is not waited
+    for, the person reads the board again and picks another while spots are free."""
+    decoy = watching.state()["resolution"]["decoys"][0]
+    tried: tuple[str, int] | None = None
+    for _ in range(5):
+        res = person.state()["resolution"]
+        if tried is not None and {"spot": tried[1], "card": tried[0], "rotation": 0} in [
+            {key: slot[key] for key in ("spot", "card", "rotation")} for slot in res["board"]
+        ]:
+            return tried  # laid, though the page was slow to show it
+        free = [slot["spot"] for slot in res["board"] if slot["card"] is None]
+        if len(free) < 2:
+            return None
+        pool = [card["card"] for card in res["pool"]]
+        tried = (decoy if decoy in pool else pool[-1], max(free))
+        person.page.set_default_timeout(1_500)
+        try:
+            place(person, *tried, 0)
+            return tried
+        except PlaywrightError:
+            continue  # that card or spot was taken as the person reached for it
+        finally:
+            person.page.set_default_timeout(10_000)
+    return None
 
 
 def _lay_any(guessing: list[Player]) -> None:
