@@ -18,8 +18,11 @@ def new_room_code() -> str:
 
 
 def normalize_code(code: str) -> str | None:
-    """The canonical form of a code a person typed, or ``None`` if it cannot be one."""
-    code = code.strip().upper()
+    """The canonical form of a code a person typed, or ``None`` if it cannot be one.
+
+    Spaces and dashes are ignored: a code read out over the phone is often typed in
+    groups ("JG7 AEJ", "JG7-AEJ")."""
+    code = "".join(code.split()).replace("-", "").upper()
     if not 5 <= len(code) <= 12 or any(ch not in CODE_ALPHABET for ch in code):
         return None
     return code

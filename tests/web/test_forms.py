@@ -109,7 +109,7 @@ def test_the_eleventh_create_in_a_minute_is_a_429_page(make_server) -> None:  # 
 # --- joining by code from the home page -------------------------------------------------------
 
 
-@pytest.mark.parametrize("code", ["", "!!", "abc", "ZZZZZZ", "Z" * 40])
+@pytest.mark.parametrize("code", ["", "!!", "abc", "ZZZZZZ", "Z" * 40, "- -", "ZZZ ZZZ"])
 def test_joining_by_a_code_that_opens_no_room_shows_the_home_form_again(
     api: str, code: str
 ) -> None:
@@ -120,8 +120,11 @@ def test_joining_by_a_code_that_opens_no_room_shows_the_home_form_again(
 
 def test_joining_by_a_code_that_opens_a_room_goes_to_its_page(api: str) -> None:
     host = create(api, "Ada")
-    r = httpx.post(f"{api}/join", data={"code": f" {host.code.lower()} "}, headers={"Origin": api})
-    assert r.status_code == 303 and r.headers["location"] == f"/r/{host.code}"
+    c = host.code
+    # As it is typed: in small letters, with spaces around, in groups as read out.
+    for typed in (f" {c.lower()} ", f"{c[:3]} {c[3:]}", f"{c[:3]}-{c[3:].lower()}"):
+        r = httpx.post(f"{api}/join", data={"code": typed}, headers={"Origin": api})
+        assert r.status_code == 303 and r.headers["location"] == f"/r/{c}", typed
 
 
 # --- taking a seat in a room ------------------------------------------------------------------
