@@ -41,6 +41,10 @@
     area.appendChild(p);
   }
   function clearFlash() { var a = document.getElementById("flash"); if (a) a.textContent = ""; }
+  // A refusal floats over the table until the next move goes through; a tap puts it away.
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("#flash .flash")) clearFlash();
+  });
 
   function act(values) {
     clearFlash();
@@ -543,6 +547,7 @@
   function noteMoment(stage, scroll) {
     var now = stage.dataset.moment;
     if (scroll && moment !== null && now !== moment) {
+      clearFlash(); // a refusal answered the moment before: left up, it hides the new one
       var box = chatBox();
       if (!(box && box.classList.contains("open"))) {
         stage.scrollIntoView({ block: "start", behavior: quiet.matches ? "auto" : "smooth" });

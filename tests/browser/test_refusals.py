@@ -31,6 +31,32 @@ def test_done_with_an_empty_leaf_keeps_the_draft_and_says_why(
     assert bea.page.locator("#clue-3").count() == 1  # still writing
 
 
+def test_a_refusal_goes_with_a_tap_or_when_the_table_moves_on(
+    open_player: OpenPlayer, server: kit.Server
+) -> None:
+    players = kit.table(server.url, 3)
+    players[0].act("start")
+    bea = open_player("Bea", PHONE, token=players[1].token, code=players[1].code)
+    bea.allow(r"status of 409")  # the refused Done, as the browser logs it
+    bea.goto(f"/r/{players[1].code}")
+    done = bea.page.get_by_role("button", name="Done", exact=True)
+    flash = bea.page.locator("#flash .flash")
+    done.click()
+    flash.wait_for()
+    flash.click()  # read, put away
+    flash.wait_for(state="detached")
+    done.click()
+    flash.wait_for()
+    # Everyone's clues come in: the clovers are on, and the refusal of a Done that no
+    # longer applies does not float over the first one.
+    for p in players:
+        p.act("clues", clues=kit.clues_for(p.seat))
+        p.act("done")
+    bea.page.locator("#stage.phase-resolution").wait_for()
+    flash.wait_for(state="detached")
+    assert bea.problems() == []
+
+
 def test_leaving_ends_on_the_home_page_and_the_table_reads_who_left(
     open_player: OpenPlayer, server: kit.Server
 ) -> None:
