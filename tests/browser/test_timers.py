@@ -105,6 +105,42 @@ def test_every_screen_counts_down_to_the_same_second(
     assert players[1].state()["resolution"]["attempt"] == 2
 
 
+def test_a_pause_and_a_resume_leave_the_page_where_it_was(
+    server: Server, open_player: OpenPlayer
+) -> None:
+    """The host starts the game, the page brings their clover into view, and they tap
+    pause and then play: the stage is drawn again each time, and the page does not
+    move under their thumb."""
+    players = kit.table(server.url, 3)
+    host = players[0]
+    host.act("timer", phase="clues", mode="enforced", minutes=5)
+    page = open_player(host.name, size=PHONE, token=host.token, code=host.code).page
+    page.goto(f"{server.url}/r/{host.code}")
+    page.get_by_role("button", name="Start the game").click()
+    page.locator(".clock .clock-time").wait_for()
+
+    def scroll_twice() -> tuple[int, int]:
+        first = page.evaluate("() => scrollY")
+        page.wait_for_timeout(300)
+        return first, page.evaluate("() => scrollY")
+
+    at, _ = kit.wait_for(
+        scroll_twice,
+        lambda seen: seen[0] == seen[1] > 0,
+        what="the page settled on the clover it brought into view",
+    )
+    for button, shown in (
+        ("Pause the clock", ".clock.paused"),
+        ("Start the clock again", ".clock:not(.paused)"),
+    ):
+        page.get_by_role("button", name=button).click()
+        page.locator(shown).wait_for()
+        page.evaluate(
+            "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
+        )
+        assert page.evaluate("() => scrollY") == at, button
+
+
 def test_a_page_slow_to_load_counts_by_the_server(server: Server, open_player: OpenPlayer) -> None:
     """A busy phone may take seconds over the page's script after the page itself came:
     those seconds are not added to its clock, which shows the server's time left."""
