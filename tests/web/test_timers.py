@@ -132,6 +132,32 @@ def test_enforced_clues_grace_then_a_clover_not_played(
     assert not state["players"][3]["out"]
 
 
+def test_a_game_the_clue_clock_ended_says_whose_clovers_were_not_played(
+    timed_server: Server, clock_file: Path
+) -> None:
+    players = table(timed_server.url, 3)
+    host = players[0]
+    timers(host, ("enforced", 1), ("off", 3))
+    host.act("start")
+    ahead(clock_file, MINUTE + 1)  # nobody wrote a word
+    room_when(
+        timed_server.url,
+        host.code,
+        lambda s: s["clock"] and s["clock"]["kind"] == "grace",
+        what="the grace after the clue clock",
+    )
+    ahead(clock_file, MINUTE + 31)
+    state = room_when(
+        timed_server.url, host.code, lambda s: s["phase"] == "finished", what="the game over"
+    )
+    assert state["results"] == [] and state["total"] == 0
+    page = host.http.get(f"{timed_server.url}/r/{host.code}", headers=host.headers).text
+    finished = page[page.index('class="finished"') :]
+    assert 'class="results"' not in finished  # no empty score table
+    line = re.search(r"The clovers of ([^<]*) were not played: time ran out on their clues.", page)
+    assert line is not None and all(name in line.group(1) for name in ("Ada", "Bea", "Cy"))
+
+
 def test_enforced_rebuild_checks_the_board_as_it_stands(
     timed_server: Server, clock_file: Path
 ) -> None:
