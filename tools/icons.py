@@ -18,6 +18,10 @@ and ``static/icons/``:
   mask keeps (a circle, a squircle, a rounded square);
 - ``apple-touch-icon.png``: 180 px, opaque (iOS turns transparency black and rounds
   the corners itself).
+
+and ``static/favicon.ico``, the favicon at 16, 32 and 48 px for what asks for
+``/favicon.ico`` by name (bookmarks, feed readers, older browsers): each size a PNG
+inside the ICO container, which every browser since 2007 reads.
 """
 
 from __future__ import annotations
@@ -229,6 +233,21 @@ def png(rows: list[bytes], size: int) -> bytes:
     )
 
 
+FAVICON_ICO_SIZES = (16, 32, 48)
+
+
+def ico(images: list[tuple[int, bytes]]) -> bytes:
+    """An ICO file holding each ``(size, png)`` as it is: a directory, then the PNGs."""
+    header = struct.pack("<HHH", 0, 1, len(images))
+    offset = len(header) + 16 * len(images)
+    entries, data = b"", b""
+    for size, image in images:
+        entries += struct.pack("<BBBBHHII", size % 256, size % 256, 0, 0, 1, 32, len(image), offset)
+        offset += len(image)
+        data += image
+    return header + entries + data
+
+
 def main() -> None:
     (STATIC / "icons").mkdir(exist_ok=True)
     for name, variant in SVGS.items():
@@ -238,6 +257,9 @@ def main() -> None:
         data = png(pixels(variant, size), size)
         (STATIC / name).write_bytes(data)
         print(f"static/{name}: {size}x{size}, {len(data)} bytes")
+    favicon = ico([(size, png(pixels(FAVICON, size), size)) for size in FAVICON_ICO_SIZES])
+    (STATIC / "favicon.ico").write_bytes(favicon)
+    print(f"static/favicon.ico: {', '.join(map(str, FAVICON_ICO_SIZES))} px, {len(favicon)} bytes")
 
 
 if __name__ == "__main__":

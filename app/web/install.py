@@ -23,6 +23,7 @@ from app.web.i18n import Lang, translate
 router = APIRouter(include_in_schema=False)
 
 SERVICE_WORKER = static_dir() / "sw.js"
+FAVICON = static_dir() / "favicon.ico"
 MANIFEST = static_dir() / "manifest.webmanifest"
 DESCRIPTION = N_(
     "A table for the cooperative word game So Clover!: 3 to 6 friends, one phone each."
@@ -56,4 +57,13 @@ async def service_worker() -> FileResponse:
     the next visit. Browsers check it for updates on their own anyway."""
     return FileResponse(
         SERVICE_WORKER, media_type="text/javascript", headers={"Cache-Control": "no-cache"}
+    )
+
+
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    """The favicon where it is asked for by name: the pages link ``clover.svg``, but
+    bookmarks, feed readers and older browsers ask for ``/favicon.ico`` without looking."""
+    return FileResponse(
+        FAVICON, media_type="image/x-icon", headers={"Cache-Control": "public, max-age=86400"}
     )

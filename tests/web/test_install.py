@@ -343,3 +343,25 @@ def test_the_csp_lets_a_page_load_the_manifest_and_register_the_worker(api: str)
         assert directives["manifest-src"] == ["'self'"], csp
         assert directives["worker-src"] == ["'self'"], csp
         assert directives["script-src"] == ["'self'"], csp
+
+
+def test_favicon_ico_is_served_at_the_root_with_the_clover_at_each_size(api: str) -> None:
+    """What asks for ``/favicon.ico`` by name gets the clover, not a 404."""
+    r = httpx.get(f"{api}/favicon.ico", timeout=10)
+    assert r.status_code == 200
+    assert media_type(r) in ("image/x-icon", "image/vnd.microsoft.icon")
+    body = r.content
+    reserved, kind, count = struct.unpack("<HHH", body[:6])
+    assert (reserved, kind) == (0, 1) and count >= 2
+    sizes = []
+    for entry in range(count):
+        width, height, _, _, _, bits, length, offset = struct.unpack(
+            "<BBBBHHII", body[6 + 16 * entry : 22 + 16 * entry]
+        )
+        image = body[offset : offset + length]
+        assert png_size(image) == (width or 256, height or 256)
+        pixels = png_pixels(image)
+        centre = pixels[height // 4][width // 4]
+        assert centre[3] == 255 and centre[1] > centre[0], "a green leaf at a quarter in"
+        sizes.append(width)
+    assert 16 in sizes and 32 in sizes
