@@ -1,6 +1,8 @@
 # Two commands on a fresh machine with Python 3.11+: `make serve` and `make test`.
 # Both build the virtual environment in .venv the first time (and again when
-# pyproject.toml or uv.lock changes), so nothing needs installing by hand.
+# pyproject.toml or uv.lock changes), so nothing needs installing by hand:
+# `make serve` only what the server runs (the bots' brain included), `make test`
+# the development tools as well. `make help` lists every target.
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
@@ -15,7 +17,13 @@ UV := $(TOOLS)/bin/uv
 # Always the machine's own Python: uv never downloads one.
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: serve test test-postgres test-wheel lock lint format screenshots icons catalogs compile-catalogs clean
+.DEFAULT_GOAL := help
+.PHONY: help serve runtime test test-postgres test-wheel lock lint format screenshots icons catalogs \
+	compile-catalogs clean distclean
+
+help:  ## this list
+	@echo "So Clover! table: make TARGET"
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  %-17s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
 # The API tests again on PostgreSQL, plus the several-workers tests.
 POSTGRES ?= postgresql://postgres@127.0.0.1:5432
@@ -34,15 +42,27 @@ $(TOOLS)/.uv-$(UV_VERSION):
 # editable, so .venv/bin/soclover serves the checkout as it is edited.
 # --compile-bytecode: compiled once here, not at every start of the server or a
 # test's server (where PYTHONDONTWRITEBYTECODE is set, each start compiled
-# everything again: 3 s instead of 1).
+# everything again).
+SYNC := UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --compile-bytecode --python $(PYTHON)
+
+# What the server runs, and nothing of the tests: `make serve` and the systemd recipe.
+# --inexact keeps the test tools of an earlier `make test` rather than removing them.
+$(VENV)/.runtime: pyproject.toml uv.lock | $(TOOLS)/.uv-$(UV_VERSION)
+	@$(CHECK_PYTHON)
+	$(SYNC) --inexact --extra bots
+	@touch $@
+
+# Everything: the server, the bots' brain and the development tools (`make test`).
 $(VENV)/.installed: pyproject.toml uv.lock | $(TOOLS)/.uv-$(UV_VERSION)
 	@$(CHECK_PYTHON)
-	UV_PROJECT_ENVIRONMENT=$(VENV) $(UV) sync --locked --extra dev --extra bots --compile-bytecode --python $(PYTHON)
-	@touch $@
+	$(SYNC) --extra dev --extra bots
+	@touch $@ $(VENV)/.runtime
+
+runtime: $(VENV)/.runtime  ## install what the server runs into .venv, no test tool
 
 # The newest versions pyproject.toml's ranges allow, written to uv.lock (commit
 # it); the next `make` installs them.
-lock: | $(TOOLS)/.uv-$(UV_VERSION)
+lock: | $(TOOLS)/.uv-$(UV_VERSION)  ## move uv.lock to the newest versions pyproject.toml allows
 	$(UV) lock --upgrade --python $(PYTHON)
 
 # axe-core (accessibility checks in the browser tests) comes from npm; without
@@ -52,14 +72,14 @@ $(AXE):
 		npm install --silent --prefix $(VENV)/axe axe-core@4 --no-audit --no-fund; \
 	else echo "npm not found: the browser tests will skip their accessibility checks"; fi
 
-serve: $(VENV)/.installed
+serve: $(VENV)/.runtime  ## serve the game on SQLite (soclover.sqlite3) at the printed URL
 	$(BIN)/soclover
 
 # The app's own bytecode too: every test starts servers, each importing the app.
 # Two test processes (pytest-xdist), a module to each at a time: most of a test's
 # time is its own server starting, on one core.
 PYTEST_PROCESSES := -n 2 --dist loadfile
-test: $(VENV)/.installed $(AXE)
+test: $(VENV)/.installed $(AXE)  ## ruff, mypy and the whole test suite
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -72,7 +92,7 @@ test: $(VENV)/.installed $(AXE)
 # API, the look-alike names the rules judge); `make test` runs them.
 SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pages dead_ends \
 	forms lookalikes
-test-postgres: $(VENV)/.installed
+test-postgres: $(VENV)/.installed  ## the API tests again on PostgreSQL (POSTGRES=url)
 	@$(BIN)/python -m compileall -q app
 	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest $(PYTEST_PROCESSES) tests/web \
 		tests/service/test_postgres.py \
@@ -81,40 +101,48 @@ test-postgres: $(VENV)/.installed
 # The wheel as a user installs it: built, installed with the locked dependencies
 # into a venv of its own, and played from an empty folder. Slow, so `make test`
 # skips it.
-test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)
+test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)  ## the wheel built, installed and played
 	SOCLOVER_TEST_WHEEL=1 UV=$(abspath $(UV)) $(BIN)/pytest tests/package
 
 # The interface's catalogs: every string of the code (N_) and the templates (_ and
 # trans) into app/locale/messages.pot, then merged into the French and Chinese .po
 # files, where new strings wait for their translation. Commit the .po and .mo files.
+# The template is replaced only when a message changed, so an unchanged tree stays clean.
 LOCALE := app/locale
-catalogs: $(VENV)/.installed
+catalogs: $(VENV)/.installed  ## the interface's strings into the catalogs (app/locale)
 	$(BIN)/pybabel -q extract -F $(LOCALE)/babel.cfg -k N_ -c Translators: --add-location=file \
-		--sort-by-file --no-wrap --project="So Clover! table" -o $(LOCALE)/messages.pot app
+		--sort-by-file --no-wrap --project="So Clover! table" -o $(LOCALE)/messages.pot.new app
+	$(BIN)/python tools/catalog_template.py $(LOCALE)/messages.pot.new $(LOCALE)/messages.pot
 	for lang in fr zh; do \
 		$(BIN)/pybabel -q update --no-wrap --ignore-obsolete --no-fuzzy-matching \
 			-i $(LOCALE)/messages.pot -d $(LOCALE) -l $$lang; \
 	done
 
 # The .mo files the server reads, from the .po files (a test checks they match).
-compile-catalogs: $(VENV)/.installed
+compile-catalogs: $(VENV)/.installed  ## the .mo files the server reads, from the .po files
 	$(BIN)/pybabel compile --statistics -d $(LOCALE)
 
-screenshots: $(VENV)/.installed $(AXE)
+screenshots: $(VENV)/.installed $(AXE)  ## take docs/screenshots/ again (Chromium)
 	SOCLOVER_SCREENSHOTS=1 $(BIN)/pytest tests/browser/test_screens.py
 
 # The icons in static/ (the favicon, the manifest's, the home screen's), drawn again
 # from tools/icons.py after a change to the drawing: plain Python, same bytes each time.
-icons:
+icons:  ## draw the icons in static/ again (tools/icons.py)
 	$(PYTHON) tools/icons.py
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed  ## ruff and mypy
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
-format: $(VENV)/.installed
+format: $(VENV)/.installed  ## ruff format and ruff's fixes
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
 
-clean:
-	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .hypothesis
+# `clean` keeps the games (soclover.sqlite3): they are the players', not the build's.
+clean:  ## remove the venvs, caches and bytecode; keeps soclover.sqlite3
+	rm -rf $(VENV) $(TOOLS) .pytest_cache .ruff_cache .mypy_cache .hypothesis build dist
+	find . -name __pycache__ -type d -prune -not -path './.git/*' -exec rm -rf {} +
+	rm -f $(LOCALE)/messages.pot.new
+
+distclean: clean  ## clean, and remove the games too: soclover.sqlite3 and its -wal, -shm
+	rm -f soclover.sqlite3 soclover.sqlite3-wal soclover.sqlite3-shm
