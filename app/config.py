@@ -19,6 +19,12 @@ class Settings(BaseSettings):
         default="sqlite:///soclover.sqlite3",
         description="SQLAlchemy URL; a plain postgresql:// URL works too.",
     )
+    database_wait_seconds: float = Field(
+        default=60.0,
+        ge=0,
+        description="How long the server keeps trying to reach PostgreSQL at start (started "
+        "beside it, the database may not answer yet); 0: fail at once.",
+    )
     keywords_fr: Path | None = Field(
         default=None, description="A deck file for French rooms, instead of keywords.fr.txt."
     )

@@ -99,7 +99,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         redact_access_log()
-        await asyncio.to_thread(upgrade, settings.database_url)
+        await asyncio.to_thread(
+            upgrade, settings.database_url, wait_seconds=settings.database_wait_seconds
+        )
         engine = make_async_engine(settings.database_url)
         sessions = make_sessionmaker(engine)
         limits = {
