@@ -1,14 +1,24 @@
-"""The `soclover` console command: serve the table."""
+"""The `soclover` console command: serve the table (the default), or back up its database.
+
+``soclover`` alone, or with ``--host``/``--port``/``--workers``, serves as it always
+has: scripts, units and containers run it so. ``soclover serve`` says the same out
+loud, and ``soclover backup FILE`` copies the live SQLite database
+(``app/db/backup.py``); this module only reads the command line and prints.
+"""
 
 from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
+from pathlib import Path
+from typing import Any
 
 import uvicorn
 
-from app.config import get_settings
+from app.config import Settings, get_settings
+from app.db.backup import BackupFailed, BackupRefused, backup
 from app.db.engine import async_url, is_sqlite
 from app.rules.deck import DeckError
 from app.service.errors import DeckTooSmallForAnyGame
@@ -20,16 +30,65 @@ def main(argv: list[str] | None = None) -> int:
         prog="soclover",
         description="So Clover! table: a self-hosted table for 3 to 6 players.",
     )
-    parser.add_argument("--host", default=settings.host, help="address to listen on")
-    parser.add_argument("--port", type=int, default=settings.port, help="port to listen on")
+    _serve_options(parser, settings.host, settings.port, 1)
+    commands = parser.add_subparsers(dest="command", title="commands")
+    serve = commands.add_parser(
+        "serve",
+        help="serve the table (what soclover does with no command)",
+        description="Serve the table: soclover serve --port 8080 is soclover --port 8080.",
+    )
+    # Nothing by default here: the top level's defaults (or what was given there) stand.
+    _serve_options(serve, argparse.SUPPRESS, argparse.SUPPRESS, argparse.SUPPRESS)
+    copy = commands.add_parser(
+        "backup",
+        help="copy the SQLite database to FILE, while the server runs",
+        description="Write a consistent copy of the SQLite database that "
+        "SOCLOVER_DATABASE_URL names (the server's) to FILE, while the server runs and "
+        "writes: one snapshot, copied in steps through SQLite's online backup, checked "
+        "(PRAGMA integrity_check) and renamed into place only when whole. The copy is a "
+        "single self-contained file: to restore, stop the server, put it in place of the "
+        "database (removing any -wal and -shm files beside it) and start the server. "
+        "On PostgreSQL use pg_dump instead.",
+    )
+    copy.add_argument("file", type=Path, metavar="FILE", help="where to write the copy")
+    copy.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    args = parser.parse_args(argv)
+    if args.command == "backup":
+        return _backup(settings, args.file, args.force)
+    return _serve(settings, args)
+
+
+def _serve_options(parser: argparse.ArgumentParser, host: Any, port: Any, workers: Any) -> None:
+    parser.add_argument("--host", default=host, help="address to listen on")
+    parser.add_argument("--port", type=int, default=port, help="port to listen on")
     parser.add_argument(
         "--workers",
         type=int,
-        default=1,
+        default=workers,
         help="server processes (more than one needs PostgreSQL)",
     )
-    args = parser.parse_args(argv)
 
+
+def _backup(settings: Settings, file: Path, force: bool) -> int:
+    """Exit 2 for what the person can fix before anything is copied, 1 for a copy that
+    failed (the target is untouched either way)."""
+    try:
+        copied = backup(settings.database_url, file, force=force)
+    except BackupRefused as refused:
+        print(f"soclover backup: {refused}", file=sys.stderr)
+        return 2
+    except (BackupFailed, sqlite3.Error, OSError) as failed:
+        print(f"soclover backup: failed, {file} untouched: {failed}", file=sys.stderr)
+        return 1
+    rooms = "no rooms table" if copied.rooms is None else f"{copied.rooms} rooms"
+    print(
+        f"soclover backup: {copied.source} copied to {copied.target}: "
+        f"{rooms}, {copied.size / 1_000_000:.1f} MB ({copied.pages} pages), checked"
+    )
+    return 0
+
+
+def _serve(settings: Settings, args: argparse.Namespace) -> int:
     from app.main import create_app, load_configured_deck
 
     try:
