@@ -76,6 +76,13 @@ class BotTable:
         self._again: set[str] = set()
         self.decisions: deque[float] = deque(maxlen=5000)
         """Seconds each of the latest decisions took (the benchmark reads them)."""
+        self.thinking = 0
+        """Decisions asked of the thinking process and not answered yet, those waiting
+        for it included (the metrics page reads it)."""
+
+    def playing(self) -> int:
+        """Rooms whose bots are at work: thinking, or waiting a person's time to act."""
+        return len(self._tasks)
 
     def start(self) -> None:
         self.service.after_change.append(self.wake)
@@ -153,7 +160,11 @@ class BotTable:
 
     async def _decide(self, seen: dict[str, Any]) -> Turn | None:
         loop = asyncio.get_running_loop()
-        turn, seconds = await loop.run_in_executor(self._thinker, think, seen)
+        self.thinking += 1
+        try:
+            turn, seconds = await loop.run_in_executor(self._thinker, think, seen)
+        finally:
+            self.thinking -= 1
         self.decisions.append(seconds)
         return turn
 

@@ -144,7 +144,7 @@ class Follower:
         Once the seat of ``pid`` is played from a device other than ``device``, it
         gives ``MOVED`` and ends; it ends too when the server stops.
         """
-        sub = self.hub.subscribe(code)
+        sub = self.hub.subscribe(code, pid)
         whom = Whom(pid)
         if pid is not None:
             self.presence.connected(code, pid)

@@ -144,10 +144,13 @@ class Subscription:
     but when its phone stops reading (``QUEUE_SIZE``).
     """
 
-    __slots__ = ("_waiter", "code", "overflowed", "pending")
+    __slots__ = ("_waiter", "code", "overflowed", "pending", "pid")
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, pid: int | None = None) -> None:
         self.code = code
+        self.pid = pid
+        """Who follows: a player's or a watcher's id, ``None`` for someone with neither
+        (told apart only when the metrics page counts the streams: ``streams``)."""
         self.pending: list[Change | Ping | Closed] = []
         self.overflowed = False
         self._waiter: asyncio.Future[None] | None = None
@@ -222,8 +225,10 @@ class RoomHub:
             return None
         return [c for c in history if c.seq > seq]
 
-    def subscribe(self, code: str) -> Subscription:
-        sub = Subscription(code)
+    def subscribe(self, code: str, pid: int | None = None) -> Subscription:
+        """A mailbox for one stream of ``code``, followed by the player or watcher
+        ``pid`` (``None``: someone with neither)."""
+        sub = Subscription(code, pid)
         if self._closed:
             sub.put(CLOSED)
         self._subscribers.setdefault(code, set()).add(sub)
@@ -254,3 +259,8 @@ class RoomHub:
     def watched(self) -> set[str]:
         """Rooms someone is streaming right now."""
         return set(self._subscribers)
+
+    def streams(self) -> list[tuple[str, int | None]]:
+        """The room and the follower's id of every open stream: counted when the metrics
+        page is read (``app/metrics.py``), rather than at every stream opened or closed."""
+        return [(code, sub.pid) for code, subs in self._subscribers.items() for sub in subs]

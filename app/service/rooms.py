@@ -19,6 +19,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from dataclasses import dataclass, replace
+from time import perf_counter
 from typing import Any, TypeVar
 
 from app.rules.actions import (
@@ -58,6 +59,7 @@ from app.service.history import HistoryBook
 from app.service.hub import Change, Ping, RoomHub, change_after
 from app.service.legends import LegendBook
 from app.service.locks import RoomLocks
+from app.service.meter import UNMETERED, Meter, Metered
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.replay import Replay
@@ -115,6 +117,7 @@ class RoomService:
         clock: Clock = utcnow,
         chat_limits: RateLimiter | None = None,
         decks: Mapping[str, Deck] | None = None,
+        meter: Meter = UNMETERED,
     ) -> None:
         self.store = store
         self.deck = deck
@@ -126,6 +129,8 @@ class RoomService:
         self.presence = presence
         self.cluster: Cluster = cluster or LocalCluster({})
         self.clock = clock
+        self.meter = meter
+        """Told of every action and save (the metrics page's, ``app/metrics.py``)."""
         self.bot_languages: frozenset[str] = frozenset()
         """The languages this server's bots speak: none without the bots' brain."""
         self.after_change: list[Callable[[Room], None]] = []
@@ -143,7 +148,11 @@ class RoomService:
     # --- creating and joining -------------------------------------------------
 
     async def create(self, name: str, decoys: int, language: str = "en") -> Seated:
-        """A new room with its creator as host in seat 0."""
+        """A new room with its creator as host in seat 0 (metered as a ``create``)."""
+        with Metered(self.meter, "create"):
+            return await self._create(name, decoys, language)
+
+    async def _create(self, name: str, decoys: int, language: str) -> Seated:
         if language not in self.decks:
             raise BadLanguage(NO_DECK)
         token = new_token()
@@ -223,8 +232,13 @@ class RoomService:
         """A player's action, and the room it made as their seat sees it.
 
         Marks them present first, so absence never blocks them. Chat is limited
-        per seat: a burst, then about a line a second.
+        per seat: a burst, then about a line a second. Metered whole, from the read
+        of the room until the change is saved and told to the streams.
         """
+        with Metered(self.meter, action.type):
+            return await self._act(code, seat, action, expect_seq)
+
+    async def _act(self, code: str, seat: Seat, action: Action, expect_seq: int | None) -> Update:
         self.presence.touch(code, seat.pid)
         if isinstance(action, Say) and not self.chat_limits.allow(f"{code}:{seat.pid}"):
             raise ChatTooFast()
@@ -254,8 +268,19 @@ class RoomService:
         Once begun, an action runs to its end even if its caller goes away (a
         phone dropping mid-request): a write cancelled half-way could commit
         while our copy of the room stayed behind.
+
+        Metered by the type of the action ``action_for`` builds; nothing to do is no
+        action, and is not counted.
         """
-        change = await _to_the_end(self._apply(code, pid, action_for, expect_seq, also))
+        with Metered(self.meter) as metered:
+
+            def named(room: Room) -> Action | None:
+                action = action_for(room)
+                if action is not None:
+                    metered.kind = action.type
+                return action
+
+            change = await _to_the_end(self._apply(code, pid, named, expect_seq, also))
         return change.room
 
     async def _apply(
@@ -284,7 +309,7 @@ class RoomService:
                     continue
                 action, seat, new, records, finished = decided
                 try:
-                    await self.store.save(room.seq, new, records, self.clock())
+                    await self._save(room.seq, new, records)
                 except StaleAction:
                     # Another process saved this room first: catch up and decide again.
                     room, fresh = await self.replay.bring_along(code), True
@@ -298,6 +323,14 @@ class RoomService:
                     listener(new)
                 return change
             raise StaleAction()
+
+    async def _save(self, old_seq: int, new: Room, records: list[Record]) -> None:
+        """The store's save, timed for the metrics page, stale or failed saves too."""
+        began = perf_counter()
+        try:
+            await self.store.save(old_seq, new, records, self.clock())
+        finally:
+            self.meter.saved(perf_counter() - began)
 
     def _decide(
         self,
