@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator
@@ -98,6 +99,18 @@ class Settings(BaseSettings):
     secure_cookies: bool = Field(
         default=False, description="Mark seat cookies Secure (behind HTTPS)."
     )
+
+    metrics: Literal["off", "local", "on"] = Field(
+        default="local",
+        description="Who may read GET /metrics (Prometheus): nobody, clients on this "
+        "machine (a loopback address, as the server sees it behind a proxy on 127.0.0.1: "
+        "the proxy's client, not the proxy), or everyone. Refused, it is a 404.",
+    )
+
+    @field_validator("metrics", mode="before")
+    @classmethod
+    def _metrics(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
 
 @lru_cache
