@@ -159,7 +159,9 @@ def test_a_backup_taken_under_load_restores_every_acknowledged_action(
         chat = {line["id"]: line["text"] for line in state["chat"]}
         assert max(a.line for a in mine) <= max(chat), "a line acknowledged before is missing"
         copied_during += sum(a.code == code and a.seq <= state["seq"] for a in during)
-        kept_from = min(chat)  # a room keeps its last 200 lines
+        # A room keeps its last 200 lines: those said before the backup may have scrolled
+        # out of it by the time the copy was taken; the log, read next, keeps them all.
+        kept_from = min(chat)
         for a in mine:
             if a.line >= kept_from:
                 assert chat.get(a.line) == a.text, f"{code}: line {a.line} lost"
@@ -173,7 +175,6 @@ def test_a_backup_taken_under_load_restores_every_acknowledged_action(
         said = ada.act("say", text="still here after the restore")
         assert said["seq"] == state["seq"] + 1
         assert ada.act("start")["phase"] == "clues"
-    assert restored_lines > 0
     assert copied_during > 0, "the copy holds nothing said while the command ran"
     print(
         f"restored: every one of the {len(before)} actions in the log, "
