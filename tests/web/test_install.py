@@ -355,7 +355,7 @@ def test_favicon_ico_is_served_at_the_root_with_the_clover_at_each_size(api: str
     assert (reserved, kind) == (0, 1) and count >= 2
     sizes = []
     for entry in range(count):
-        width, height, _, _, _, bits, length, offset = struct.unpack(
+        width, height, _, _, _, _bits, length, offset = struct.unpack(
             "<BBBBHHII", body[6 + 16 * entry : 22 + 16 * entry]
         )
         image = body[offset : offset + length]
