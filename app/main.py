@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 from starlette.types import ASGIApp
 
 from app.bots import LANGUAGES as BOT_LANGUAGES
@@ -23,6 +22,7 @@ from app.db.migrate import upgrade
 from app.db.shared import PostgresCluster
 from app.db.store import PostgresStore, SqliteStore
 from app.db.writer import SqliteWriter
+from app.metrics import TableMetrics
 from app.resources import static_dir
 from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.languages import warm_checkers
@@ -39,10 +39,12 @@ from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
 from app.service.timers import TableClock
-from app.web import api, claim_pages, errors, events, i18n, install, live, pages
+from app.web import api, api_docs, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.first import ServedFirst
+from app.web.metrics import router as metrics_router
 from app.web.security import SecurityMiddleware, redact_access_log
+from app.web.static import TableStatic
 from app.web.streams import close_streams_at_exit
 
 log = logging.getLogger("soclover")
@@ -130,9 +132,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             clock=shifted_clock(settings.clock_file) if settings.clock_file else utcnow,
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
             decks=app.state.decks,
+            meter=app.state.metrics,
         )
         app.state.service = service
         bots = _bot_table(service, settings)
+        app.state.metrics.attach(service, bots)
         clock = TableClock(service)
         clock.start()
         await cluster.start(service.catch_up, service.followed, service.behind)
@@ -179,11 +183,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         summary="Rooms, actions and live events for the cooperative word game So Clover!",
         version="0.1.0",
         lifespan=lifespan,
+        # FastAPI's own /docs and /redoc load from a CDN: app.web.api_docs serves /docs.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.settings = settings
     app.state.decks = load_configured_decks(settings)
     app.state.deck = app.state.decks["en"]
     app.state.ready = False
+    app.state.metrics = TableMetrics(
+        app.version, "sqlite" if is_sqlite(settings.database_url) else "postgresql"
+    )
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
@@ -196,7 +206,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(claim_pages.router)
     app.include_router(install.router)
     app.include_router(i18n.router)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    app.include_router(metrics_router)
+    app.include_router(api_docs.router)
+    app.mount("/static", TableStatic(directory=STATIC), name="static")
 
     @app.api_route("/healthz", methods=["GET", "HEAD"], tags=["ops"])
     async def healthz() -> dict[str, str]:

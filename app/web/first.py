@@ -127,8 +127,7 @@ class ServedFirst:
     ) -> list[tuple[bytes, bytes]]:
         """A stream's headers with the security ones, shared by the streams that have the
         same (all of them, but for the odd header of a route): a list each, not 1 KB.
-        What ``secured`` adds depends on the path only for /docs and /static/, never a
-        stream's."""
+        What ``secured`` adds depends on the path only for /static/, never a stream's."""
         key = tuple(headers)
         found = self._headers.get(key)
         if found is None:

@@ -24,14 +24,9 @@ CSP = (
     "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
     "form-action 'self'; frame-ancestors 'none'; manifest-src 'self'; worker-src 'self'"
 )
-SWAGGER_CDN = "https://cdn.jsdelivr.net"
-"""/docs is FastAPI's Swagger UI, which loads from this CDN; the game's pages load nothing
-from anywhere else."""
-DOCS_CSP = (
-    CSP.replace("script-src 'self'", f"script-src 'self' 'unsafe-inline' {SWAGGER_CDN}")
-    .replace("style-src 'self'", f"style-src 'self' 'unsafe-inline' {SWAGGER_CDN}")
-    .replace("img-src 'self' data:", "img-src 'self' data: https://fastapi.tiangolo.com")
-)
+CSP_HEADER = CSP.encode()
+"""Every page's, /docs included: Swagger UI is served from /static/ and started by a
+script file of ours (app/web/api_docs.py), so nothing loads from anywhere else."""
 
 SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
@@ -80,8 +75,7 @@ class SecurityMiddleware:
 
 def secured(path: str, headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """``headers`` with this module's added: what every response to ``path`` carries."""
-    csp = DOCS_CSP if path.startswith(("/docs", "/redoc")) else CSP
-    result = [*headers, *SECURITY_HEADERS, (b"content-security-policy", csp.encode())]
+    result = [*headers, *SECURITY_HEADERS, (b"content-security-policy", CSP_HEADER)]
     return result if path.startswith("/static/") else _per_seat(result)
 
 
@@ -135,7 +129,7 @@ async def _too_large(send: Send) -> None:
             "headers": [
                 (b"content-type", b"application/json"),
                 *SECURITY_HEADERS,
-                (b"content-security-policy", CSP.encode()),
+                (b"content-security-policy", CSP_HEADER),
             ],
         }
     )
