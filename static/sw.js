@@ -58,10 +58,18 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// The API's docs (Swagger UI, about 2 MB) are for developers at a computer: a phone
+// that once opened /docs keeps no copy of them beside the game's files.
+const NOT_KEPT = /^\/static\/(vendor\/swagger-ui-|api-docs\.js)/;
+
 function isStatic(request) {
   if (request.method !== "GET") return false;
   const url = new URL(request.url);
-  return url.origin === self.location.origin && url.pathname.startsWith("/static/");
+  return (
+    url.origin === self.location.origin &&
+    url.pathname.startsWith("/static/") &&
+    !NOT_KEPT.test(url.pathname)
+  );
 }
 
 self.addEventListener("fetch", (event) => {
