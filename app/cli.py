@@ -1,9 +1,11 @@
-"""The `soclover` console command: serve the table (the default), or back up its database.
+"""The `soclover` console command: serve the table (the default), back up its database,
+keep its Record of Legends.
 
 ``soclover`` alone, or with ``--host``/``--port``/``--workers``, serves as it always
 has: scripts, units and containers run it so. ``soclover serve`` says the same out
-loud, and ``soclover backup FILE`` copies the live SQLite database
-(``app/db/backup.py``); this module only reads the command line and prints.
+loud, ``soclover backup FILE`` copies the live SQLite database (``app/db/backup.py``)
+and ``soclover legends`` lists, hides and shows again the Record's entries
+(``app/db/record.py``); this module only reads the command line and prints.
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.config import Settings, get_settings
 from app.db.backup import BackupFailed, BackupRefused, backup
 from app.db.engine import async_url, is_sqlite
+from app.db.migrate import upgrade
+from app.db.record import entries, set_hidden
 from app.rules.deck import DeckError
 from app.service.errors import DeckTooSmallForAnyGame
 
@@ -52,9 +57,24 @@ def main(argv: list[str] | None = None) -> int:
     )
     copy.add_argument("file", type=Path, metavar="FILE", help="where to write the copy")
     copy.add_argument("--force", action="store_true", help="replace FILE if it exists")
+    legends = commands.add_parser(
+        "legends",
+        help="list the Record of Legends; hide an entry, or show it again",
+        description="The Record of Legends with each entry's id and room code, best first "
+        "(hidden ones marked). 'soclover legends hide ID...' takes entries out of every list "
+        "the table shows (a name that insults, a game one person played alone); 'soclover "
+        "legends show ID...' puts them back. Safe while the server runs.",
+    )
+    legends.add_argument("verb", nargs="?", choices=("list", "hide", "show"), default="list")
+    legends.add_argument("ids", nargs="*", type=int, metavar="ID", help="entries to hide or show")
+    legends.add_argument("--limit", type=int, default=50, help="entries to list (50)")
+    legends.add_argument("--players", type=int, help="only games of this many players")
+    legends.add_argument("--hidden", action="store_true", help="only the hidden entries")
     args = parser.parse_args(argv)
     if args.command == "backup":
         return _backup(settings, args.file, args.force)
+    if args.command == "legends":
+        return _legends(settings, args)
     return _serve(settings, args)
 
 
@@ -85,6 +105,44 @@ def _backup(settings: Settings, file: Path, force: bool) -> int:
         f"soclover backup: {copied.source} copied to {copied.target}: "
         f"{rooms}, {copied.size / 1_000_000:.1f} MB ({copied.pages} pages), checked"
     )
+    return 0
+
+
+def _legends(settings: Settings, args: argparse.Namespace) -> int:
+    """List, hide or show again; exit 2 for a command to fix, 1 for an id not found."""
+    try:
+        upgrade(settings.database_url)  # the column for hidden entries, if the server has not
+        if args.verb == "list":
+            if args.ids:
+                print("soclover legends: list takes no ID", file=sys.stderr)
+                return 2
+            for e in entries(
+                settings.database_url,
+                limit=args.limit,
+                players=args.players,
+                hidden_only=args.hidden,
+            ):
+                mark = " [hidden]" if e.hidden else ""
+                print(
+                    f"{e.id:>6}  {e.score:>2}/{e.max:<2} {len(e.players)}p {e.decoys}d "
+                    f"{e.language}  {e.finished_at:%Y-%m-%d %H:%M}  {e.room}  "
+                    f"{', '.join(e.players)}{mark}"
+                )
+            return 0
+        if not args.ids:
+            print(f"soclover legends: {args.verb} needs at least one ID", file=sys.stderr)
+            return 2
+        done = set_hidden(settings.database_url, args.ids, hidden=args.verb == "hide")
+    except (SQLAlchemyError, ValueError) as error:
+        print(f"soclover legends: {error}", file=sys.stderr)
+        return 2
+    missing = [i for i in args.ids if i not in done]
+    past = "hidden" if args.verb == "hide" else "shown again"
+    if done:
+        print(f"soclover legends: {', '.join(map(str, done))} {past}")
+    if missing:
+        print(f"soclover legends: no entry {', '.join(map(str, missing))}", file=sys.stderr)
+        return 1
     return 0
 
 

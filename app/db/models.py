@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Column, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, Column, ForeignKey, Index, String, UniqueConstraint, false
 from sqlmodel import Field, SQLModel
 
 
@@ -80,6 +80,9 @@ class LegendRow(SQLModel, table=True):
     score: int
     max: int
     language: str = Field(default="en", max_length=8)
+    # Hidden by the operator (``soclover legends hide``): kept, but listed nowhere.
+    # No default on Python's side: inserts leave it out, the database's default stands.
+    hidden: bool = Field(sa_column=Column(Boolean, nullable=False, server_default=false()))
 
 
 class PresenceRow(SQLModel, table=True):

@@ -30,6 +30,7 @@ from sqlalchemy import (
     Executable,
     delete,
     desc,
+    false,
     func,
     select,
 )
@@ -155,7 +156,9 @@ class SqlStore:
         language: str | None = None,
     ) -> list[Data]:
         g = LEGEND.c
-        query = select(LEGEND).order_by(desc(g.score), g.finished_at, g.id)
+        query = (
+            select(LEGEND).where(g.hidden.is_(false())).order_by(desc(g.score), g.finished_at, g.id)
+        )
         if players is not None:
             query = query.where(g.player_count == players)
         if decoys is not None:
