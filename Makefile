@@ -18,8 +18,8 @@ UV := $(TOOLS)/bin/uv
 export UV_PYTHON_DOWNLOADS := never
 
 .DEFAULT_GOAL := help
-.PHONY: help serve runtime test test-postgres test-wheel lock lint format screenshots icons catalogs \
-	compile-catalogs clean distclean
+.PHONY: help serve runtime test test-postgres test-wheel test-containers lock lint format \
+	screenshots icons catalogs compile-catalogs clean distclean
 
 help:  ## this list
 	@echo "So Clover! table: make TARGET"
@@ -103,6 +103,16 @@ test-postgres: $(VENV)/.installed  ## the API tests again on PostgreSQL (POSTGRE
 # skips it.
 test-wheel: $(VENV)/.installed | $(TOOLS)/.uv-$(UV_VERSION)  ## the wheel built, installed and played
 	SOCLOVER_TEST_WHEEL=1 UV=$(abspath $(UV)) $(BIN)/pytest tests/package
+
+# The container image and compose.yaml as self-hosters run them, with podman:
+# .ci/containers-setup installs podman and podman-compose if missing, and the base
+# images' stand-ins (no registry is reached); then the Containerfile is built and
+# played, and compose.yaml with PostgreSQL. Slow, so `make test` skips it.
+test-containers: export CONTAINERS_CONF := $(abspath .ci/containers.conf)
+test-containers: $(VENV)/.installed  ## the container image and compose.yaml, built and played
+	@started=$$(date +%s); \
+	.ci/containers-setup && SOCLOVER_TEST_CONTAINERS=1 $(BIN)/pytest -v -s tests/container; \
+	status=$$?; echo "test-containers: $$(( $$(date +%s) - started )) s"; exit $$status
 
 # The interface's catalogs: every string of the code (N_) and the templates (_ and
 # trans) into app/locale/messages.pot, then merged into the French and Chinese .po
