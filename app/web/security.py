@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 MAX_BODY_BYTES = 64 * 1024
@@ -62,8 +64,12 @@ class SecurityMiddleware:
                     raise BodyTooLarge()
             return message
 
+        started = False
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 message = {**message, "headers": secured(path, message.get("headers", []))}
             await send(message)
 
@@ -71,6 +77,13 @@ class SecurityMiddleware:
             await self.app(scope, limited_receive, send_with_headers)
         except BodyTooLarge:
             await _too_large(send)
+        except Exception as error:
+            if started:
+                raise
+            # Starlette's error middleware, outside this one, would answer with the
+            # application's 500 but without these headers: the 500 is sent from here,
+            # by the same handler, which logs the error (raised on, it would be twice).
+            await _unexpected(scope, receive, send_with_headers, error)
 
 
 def secured(path: str, headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
@@ -116,6 +129,19 @@ def content_length(scope: Scope) -> int | None:
             except ValueError:
                 return None
     return None
+
+
+async def _unexpected(scope: Scope, receive: Receive, send: Send, error: Exception) -> None:
+    """The application's own answer to an unexpected error (its ``Exception`` handler,
+    JSON or a page), sent through ``send``; a bare 500 if it has none."""
+    app = scope.get("app")
+    handlers = getattr(app, "exception_handlers", {})
+    handler = handlers.get(Exception)
+    if handler is None:
+        response: Response = PlainTextResponse("Internal Server Error", status_code=500)
+    else:
+        response = await handler(Request(scope, receive), error)
+    await response(scope, receive, send)
 
 
 async def _too_large(send: Send) -> None:
