@@ -93,11 +93,16 @@ def presented_token(request: Request, code: str) -> str | None:
 
 def _token(request: Request, code: str) -> tuple[str | None, bool]:
     """The presented token and whether it came from the cookie."""
-    auth = request.headers.get("authorization", "")
-    scheme, _, value = auth.partition(" ")
-    if scheme.lower() == "bearer" and value.strip():
-        return value.strip(), False
+    bearer = _bearer(request)
+    if bearer is not None:
+        return bearer, False
     return request.cookies.get(cookie_name(code)), True
+
+
+def _bearer(request: Request) -> str | None:
+    """The ``Authorization: Bearer`` token, if the request carries one."""
+    scheme, _, value = request.headers.get("authorization", "").partition(" ")
+    return value.strip() if scheme.lower() == "bearer" and value.strip() else None
 
 
 async def seat_in(request: Request, code: str, service: RoomService) -> Seat | None:
@@ -127,13 +132,20 @@ SEAT_MOVED = N_(
 
 
 async def required_seat(request: Request, code: CodeDep, service: ServiceDep) -> Seat:
+    """The caller's seat, for what only a seat may do (the actions).
+
+    Someone without one gets 401 whether or not there is a room ``code``: a 404 for
+    unknown codes and a 401 for real ones would tell which codes are rooms, to anyone,
+    as fast as they can ask. Their tries count against the lookups, as any read by
+    code without a seat does. A seated player pays for one header check and the seat.
+    """
     token, from_cookie = _token(request, code)
+    if from_cookie:
+        check_same_origin(request)  # before anything else, as for every form
     seat = await service.seat_for(code, token)
     if seat is None:
-        await service.ensure_room(code)  # no such room: 404 before 401
+        await limit(request, service, "lookup")
         raise NotSeated(SEAT_MOVED if await service.seat_moved(code, token) else None)
-    if from_cookie:
-        check_same_origin(request)
     return seat
 
 
@@ -157,6 +169,25 @@ def check_same_origin(request: Request) -> None:
         raise Forbidden(FROM_ANOTHER_SITE)
 
 
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+
+async def same_origin_posts(request: Request) -> None:
+    """The pages' routers' dependency: every form post (every method but a read) comes
+    from our own pages, checked before the route reads anything or changes anything, so
+    that no route can forget it or do part of its work first."""
+    if request.method not in SAFE_METHODS:
+        check_same_origin(request)
+
+
+async def same_origin_unless_bearer(request: Request) -> None:
+    """The API's routers' dependency: a post that carries no bearer token (a cookie, or
+    nothing) comes from our own pages or from a script, never from another site's page.
+    A bearer token needs no such check: browsers never send one on their own."""
+    if request.method not in SAFE_METHODS and _bearer(request) is None:
+        check_same_origin(request)
+
+
 def rate_limited(kind: Limited) -> Callable[..., Awaitable[None]]:
     """A dependency counting one try of ``kind`` (for routes that refuse with JSON)."""
 
@@ -171,3 +202,8 @@ ReaderSeat = Annotated[Seat | None, Depends(reader_seat)]
 RequiredSeat = Annotated[Seat, Depends(required_seat)]
 CreateLimit = Depends(rate_limited("create"))
 JoinLimit = Depends(rate_limited("join"))
+LookupLimit = Depends(reader_seat)
+"""For a route by code that is not a read: its request counts as a lookup when it comes
+from someone without a seat in the room, as every request by code does."""
+SameOriginPosts = Depends(same_origin_posts)
+SameOriginUnlessBearer = Depends(same_origin_unless_bearer)

@@ -30,19 +30,21 @@ from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.web import render
+from app.web.asking import answering
 from app.web.deps import (
     OptionalSeat,
+    SameOriginPosts,
     ServiceDep,
-    check_same_origin,
     cookie_name,
     limit,
+    reader_seat,
     seat_in,
     set_seat_cookie,
 )
 from app.web.i18n import Lang, Message, localize
 from app.web.schemas import ActionIn, form_fields, to_action
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, dependencies=[SameOriginPosts])
 
 ACTION: TypeAdapter[Any] = TypeAdapter(ActionIn)
 MAX_FIELD = 200
@@ -126,7 +128,6 @@ async def create_room(request: Request, service: ServiceDep, lang: Lang) -> Resp
     name, decoys_typed = typed(form, "name"), typed(form, "decoys")
     language = typed(form, "language") or _room_language(service, lang)
     try:
-        check_same_origin(request)
         decoys = _decoys(decoys_typed)
         await limit(request, service, "create")
         seated = await service.create(name, decoys, language)
@@ -148,10 +149,26 @@ async def create_room(request: Request, service: ServiceDep, lang: Lang) -> Resp
 def _decoys(typed: str) -> int:
     if not typed.strip():
         return MIN_DECOYS
-    try:
+    decoys = form_number(typed)
+    if decoys is None:
+        raise BadDecoys()
+    return decoys
+
+
+MAX_DIGITS = 9
+"""Digits a number in a form may have: no field of this game counts past a few."""
+
+
+def form_number(typed: str) -> int | None:
+    """A whole number as a form sends one: a few ASCII digits, maybe after a minus (a
+    turn to the left is ``-1``), spaces around allowed; None for anything else.
+    ``int()`` would take ``٣`` or ``3_0``, and ``str.isdigit()`` passes ``²``, which
+    ``int()`` then refuses with an error: neither is what a form means."""
+    typed = typed.strip()
+    digits = typed.removeprefix("-")
+    if 0 < len(digits) <= MAX_DIGITS and digits.isascii() and digits.isdigit():
         return int(typed)
-    except ValueError:
-        raise BadDecoys() from None
+    return None
 
 
 @router.post("/join")
@@ -218,7 +235,7 @@ async def history_page(
     normalized = normalize_code(code)
     if normalized is None:
         return missing(code, lang)
-    seat = await seat_in(request, normalized, service)
+    seat = await reader_seat(request, normalized, service)
     if seat is None:
         return missing(code, lang)
     try:
@@ -254,10 +271,17 @@ async def _newcomer(
         return missing(code, lang)
     name = typed(await request.form(), "name")
     try:
-        check_same_origin(request)
         await limit(request, service, "join")
+        await reader_seat(request, normalized, service)
+    except RateLimited as error:
+        # Said before the room is read: the same page whether or not the code is a room.
+        return html(render.page("error", lang, message=error), error.status)
+    try:
         if watch:
-            token = (await service.watch(normalized, name)).token
+            # A device with a seat here (or watching already) does not watch under
+            # another name: the rules refuse it, said on the form.
+            seat = await seat_in(request, normalized, service)
+            token = (await service.watch(normalized, name, seat)).token
         else:
             token = (await service.join(normalized, name)).token
     except RuleError as refusal:
@@ -299,15 +323,18 @@ async def invite_qr(
 
 
 @router.get("/r/{code}/seat", response_class=HTMLResponse)
-async def seat_page(code: str, lang: Lang) -> HTMLResponse:
+async def seat_page(request: Request, code: str, service: ServiceDep, lang: Lang) -> HTMLResponse:
     """The "play on another device" link: ``/r/CODE/seat#<token>``.
 
     The token rides in the fragment, which browsers never send: it stays out of
-    every access log and proxy. Our script reads it and posts it below.
+    every access log and proxy. Our script reads it and posts it below. The page
+    reads no room, but from a device without a seat it counts as a lookup, as every
+    request by code does.
     """
     normalized = normalize_code(code)
     if normalized is None:
         return missing(code, lang)
+    await reader_seat(request, normalized, service)
     return html(render.page("seat", lang, code=normalized))
 
 
@@ -322,7 +349,6 @@ async def take_seat(
     normalized = normalize_code(code)
     if normalized is None:
         return missing(code, lang)
-    check_same_origin(request)
     return await _seat_here(request, normalized, token, service, lang)
 
 
@@ -362,14 +388,15 @@ async def room_action(request: Request, code: str, service: ServiceDep, lang: La
     normalized = normalize_code(code)
     if normalized is None:
         return missing(code, lang)
-    seat = await seat_in(request, normalized, service)
+    seat = await reader_seat(request, normalized, service)
     if seat is None:
+        # The same whether or not the code is a room.
         refusal = NotSeated(N_("You have no seat in this room."))
         return flash_response(refusal, 401, lang) if is_htmx(request) else see_room(normalized)
     try:
-        check_same_origin(request)
         form = await request.form()
         action = to_action(ACTION.validate_python(form_body(form)))
+        action = answering(request, normalized, action)  # never from the asking browser
         await service.act(normalized, seat, action)
         if form.get("then") == "done":
             await service.act(normalized, seat, act.Done())
@@ -456,10 +483,9 @@ def form_body(form: FormData) -> dict[str, Any]:
         if not isinstance(value, str):
             continue
         if hint is int:
-            try:
-                body[name] = int(value)
-            except ValueError:
-                body[name] = value  # refused below as not a number
+            number = form_number(value)
+            # Anything but a plain number is left as typed: refused below as not a number.
+            body[name] = value if number is None else number
         elif hint is bool:
             body[name] = FORM_FLAGS.get(value.strip().lower(), value)  # else refused below
         else:
@@ -474,12 +500,18 @@ async def check(
     seat: OptionalSeat,
     service: ServiceDep,
     lang: Lang,
-    leaf: Annotated[int, Form(ge=0, le=3)] = 0,
+    leaf_typed: Annotated[str, Form(alias="leaf", max_length=MAX_FIELD)] = "0",
 ) -> HTMLResponse:
     """Check one clue as it is typed: the verdict, nothing saved."""
     normalized = normalize_code(code)
-    if normalized is None or seat is None:
+    if normalized is None:
         return html("", 200)
+    if seat is None:
+        await limit(request, service, "lookup")  # the same answer, room or not
+        return html("", 200)
+    leaf = form_number(leaf_typed)
+    if leaf is None or not 0 <= leaf <= 3:
+        raise Invalid()
     form = await request.form()
     text = form.get(f"clue{leaf}")
     try:
