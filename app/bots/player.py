@@ -10,9 +10,10 @@ so a person's move is built on, never fought.
 - Clues: the bot writes the clues still missing on its clover (a bot standing
   in keeps those its player wrote), then says it is done.
 - Resolution, as a guesser: it lays the card the clues call for on the first
-  free spot, one card per turn; with the board full, it agrees. As the lock
-  holder it locks the board in once the people at the table have all agreed,
-  or after a long quiet (``Pace.IDLE``).
+  free spot, one card per turn (``Pace.CARD``: the service lets people lay
+  first, and keeps to a reading pace); with the board full, it agrees. As the
+  lock holder it locks the board in once the people at the table have all
+  agreed, or after a long quiet (``Pace.IDLE``), never while they move cards.
 - The Spectator, a bot who is out, and every other moment: nothing. A bot
   never chats and never moves the table on (people read the reveal).
 """
@@ -36,6 +37,8 @@ class Pace(Enum):
 
     WRITE = "write"
     MOVE = "move"
+    CARD = "card"
+    """A card laid: at a reading pace, and the first only after people had their go."""
     IDLE = "idle"
     """Only if nothing happens meanwhile: a lock-in the table did not ask for."""
 
@@ -92,7 +95,7 @@ def _resolution(view: View, seat: int, brain: Brain) -> Turn | None:
         target = best_board(res["clues"], cards, board, rejected, brain)
         spot = min(s for s in target if s not in board)
         laid = target[spot]
-        return Turn(Place(card=laid.card, spot=spot, rotation=laid.rotation), Pace.MOVE)
+        return Turn(Place(card=laid.card, spot=spot, rotation=laid.rotation), Pace.CARD)
     if seat not in res["agreed"]:
         return Turn(Agree(), Pace.MOVE)
     if view["can"]["lock"]:

@@ -25,8 +25,9 @@ SHOOTING = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 
 @pytest.fixture
 def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
-    """A table whose bots move at 2.5 times a person's pace: a card every half second or so."""
-    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.4")
+    """A table whose bots move at 5 times a person's pace: a card a second or so, the
+    first after 4 s unless a person lays one first."""
+    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.2")
     table.start()
     yield table
     table.stop()
@@ -101,8 +102,8 @@ def test_two_people_and_a_bot_play_a_whole_game(open_player: OpenPlayer, server:
 
 def _lay_before_the_bot(person: Player, watching: Player) -> tuple[str, int] | None:
     """The person lays a card (a decoy while there is one in the pool: the bot cannot
-    tell decoys apart) on the last free spot, through the page; None when the bot, which
-    moves every half second, keeps getting there first.
+    tell decoys apart) on the last free spot, through the page; None when the bot keeps
+    getting there first.
 
     Each reach is short: a card the bot took as the person reached for it is not waited
     for, the person reads the board again and picks another while spots are free."""
