@@ -48,10 +48,29 @@
 
   function act(values) {
     clearFlash();
+    // A request that fails is said in #flash (below): nothing is left for the promise.
     return htmx.ajax("POST", "/r/" + code() + "/act", {
       values: values, target: "#flash", swap: "innerHTML", source: table()
-    });
+    }).catch(function () {});
   }
+
+  // A move made offline is not lost in silence: it is not sent, and the page says so (the
+  // chosen card stays chosen, to be laid again once the connection is back). The same
+  // when a request fails on its way. A clue's check as it is typed just waits for the next.
+  function offlineSaid() { flash(say("Offline", "Not sent: you are offline. Try again once you are back.")); }
+  function toTable(detail) {
+    var target = detail && (detail.target || (detail.requestConfig && detail.requestConfig.target));
+    return !!target && target.id === "flash";
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (navigator.onLine === false && toTable(event.detail)) {
+      event.preventDefault();
+      offlineSaid();
+    }
+  });
+  document.addEventListener("htmx:sendError", function (event) {
+    if (toTable(event.detail)) offlineSaid();
+  });
 
   // --- choosing and placing cards -----------------------------------------------------
 
@@ -77,8 +96,11 @@
     keepChosen();
   }
 
+  // A card of the pool is picked, or put down again by a second tap. A card on the board
+  // is picked by a tap, and stays picked however often it is tapped: it was just laid, or
+  // the player means to move it, and the next tap on a spot moves it there.
   function choose(el) {
-    if (chosen && chosen.card === el.dataset.card) { chosen = null; }
+    if (chosen && chosen.card === el.dataset.card && !el.classList.contains("placed")) { chosen = null; }
     else {
       chosen = { card: el.dataset.card, spot: null, rotation: 0 };
     }
@@ -192,6 +214,56 @@
       if (target && target.id === "flash") clearFlash();
       if (elt && elt.matches && elt.matches("form.js-reset")) elt.reset();
     }
+  });
+
+  // A clue's verdict as it is typed answers the text that was sent: an answer to an older
+  // text (a slow server, the field typed in since) is dropped, and the verdict shown is
+  // put away while the field says something else than what it judged.
+  var judged = new WeakMap(); // field -> the text its verdict on the page answers
+  var putAway = new WeakMap(); // field -> its verdict, while the field says another text
+  function checkOf(field) { return document.getElementById("check-" + field.id.slice("clue-".length)); }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var target = event.detail.target;
+    var config = event.detail.requestConfig;
+    if (!target || !config || target.id.indexOf("check-") !== 0 || !config.elt) return;
+    var field = config.elt;
+    var sent = config.formData && config.formData.get(field.name);
+    if (sent !== field.value) { event.detail.shouldSwap = false; return; }
+    judged.set(field, sent);
+    putAway.delete(field);
+  });
+  document.addEventListener("input", function (event) {
+    var field = event.target;
+    if (!field.id || field.id.indexOf("clue-") !== 0 || !field.closest("#clue-form")) return;
+    var check = checkOf(field);
+    if (!check) return;
+    var text = judged.has(field) ? judged.get(field) : field.defaultValue;
+    var away = putAway.get(field);
+    if (field.value !== text && !away) {
+      putAway.set(field, { html: check.innerHTML, className: check.className });
+      check.textContent = "";
+      check.className = "check";
+    } else if (field.value === text && away) {
+      check.innerHTML = away.html;
+      check.className = away.className;
+      putAway.delete(field);
+    }
+  });
+
+  // A folded box of the stage (the lobby's settings) that its reader opened stays open when
+  // the stage is drawn again, as it is on every change: a setting changed redraws it.
+  var opened = {};
+  document.addEventListener("toggle", function (event) {
+    var box = event.target;
+    if (box.tagName === "DETAILS" && box.id && box.closest("#stage")) opened[box.id] = box.open;
+  }, true);
+  document.addEventListener("htmx:afterSettle", function (event) {
+    var elt = event.detail && event.detail.elt;
+    if (!elt || elt.id !== "stage") return;
+    Object.keys(opened).forEach(function (id) {
+      var box = document.getElementById(id);
+      if (box && opened[id] && !box.open) box.open = true;
+    });
   });
 
   // Mirror a clue being typed onto its leaf.
@@ -501,18 +573,23 @@
   // --- words fitted to their place ------------------------------------------------------
 
   // A keyword or a clue is one word: rather than break it, its font shrinks until it
-  // fits its card or leaf (a box whose size never depends on the words).
-  var SMALLEST = 8; // px
+  // fits its card or leaf (a box whose size never depends on the words). The cards and
+  // leaves are sized so that every keyword of the decks, and a clue of up to some 28
+  // letters, fit at 12px: nothing is read smaller. Only a clue longer than its leaf
+  // holds at 12px (the rules allow 32 letters) goes smaller still, rather than be cut.
+  var SMALLEST = 12; // px
+  var SMALLEST_CLUE = 8; // px
   function fitOne(el) {
     el.style.fontSize = "";
     var vertical = getComputedStyle(el).writingMode.indexOf("vertical") === 0;
     var size = parseFloat(getComputedStyle(el).fontSize);
+    var least = el.classList.contains("clue") ? SMALLEST_CLUE : SMALLEST;
     var over = function () {
       return vertical ? el.scrollHeight > el.clientHeight + 0.5 : el.scrollWidth > el.clientWidth + 0.5;
     };
     var guard = 0;
-    while (over() && size > SMALLEST && guard++ < 40) {
-      size = Math.max(SMALLEST, size - 0.5);
+    while (over() && size > least && guard++ < 40) {
+      size = Math.max(size > SMALLEST ? SMALLEST : least, size - 0.5);
       el.style.fontSize = size + "px";
     }
   }

@@ -20,14 +20,17 @@ from .conftest import PHONE, OpenPlayer, Player
 
 SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 412, "height": 915}]
 
+# In view: on the screen, and not under the header and the news line that hold its top.
 IN_VIEW_JS = """(selectors) => {
     const out = [];
+    const news = document.querySelector("#announce");
+    const top = news ? Math.max(0, news.getBoundingClientRect().bottom) : 0;
     for (const selector of selectors) {
         const found = [...document.querySelectorAll(selector)];
         if (!found.length) out.push(`nothing matches ${selector}`);
         for (const el of found) {
             const r = el.getBoundingClientRect();
-            if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 ||
+            if (r.top < top - 0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 ||
                 r.right > innerWidth + 0.5) {
                 out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" at ` +
                          `${r.left.toFixed(0)},${r.top.toFixed(0)}..` +
@@ -38,10 +41,10 @@ IN_VIEW_JS = """(selectors) => {
     return out;
 }"""
 
-# The top of the board at the top of the screen, as a player settles it.
+# The top of the board at the top of the screen, just under the header and the news
+# line (the page's scroll-padding), as a player settles it.
 TO_BOARD_JS = """() => {
-    const board = document.querySelector(".board");
-    scrollTo(0, scrollY + board.getBoundingClientRect().top);
+    document.querySelector(".board").scrollIntoView({block: "start"});
     return scrollY;
 }"""
 
@@ -69,6 +72,22 @@ BROKEN_WORDS_JS = """() => {
 
 # Without Chromium's scroll anchoring, which hides a shift above the screen from the
 # measure (and which Safari does not have).
+# The widest of these words, drawn bold at a card's size.
+WIDEST_JS = """(words) => {
+    const probe = document.createElement("span");
+    probe.className = "w out";
+    document.querySelector(".board .card .face").appendChild(probe);
+    const range = document.createRange();
+    let widest = [0, ""];
+    for (const w of words) {
+        probe.textContent = w; range.selectNodeContents(probe);
+        const width = range.getBoundingClientRect().width;
+        if (width > widest[0]) widest = [width, w];
+    }
+    probe.remove();
+    return widest[1];
+}"""
+
 SHIFTS_JS = """() => {
     for (const el of [document.documentElement, document.body]) el.style.overflowAnchor = "none";
     window.__shift = 0;
@@ -159,9 +178,14 @@ def test_long_words_stay_whole_on_a_phone(open_player: OpenPlayer, server: Any) 
     top = [shown_word(board[spot]["words"], board[spot]["rotation"], 0) for spot in (0, 1)]
     assert page.locator(".leaf-0 .pair .pw").all_inner_texts() == top
 
-    # The deck's longest keyword, then the longest the deck may hold (12 letters, wide
-    # ones), on every edge of every card, fitted again.
-    for word in (longest, "Thunderstorm", "Mushroomwoman"[:12]):
+    # The deck's longest keyword, then the widest keyword of each language's deck as this
+    # browser draws it, on every edge of every card, fitted again. The cards are sized for
+    # the decks: every keyword fits at 12px (a made-up 12 wide letters would not).
+    widest = []
+    for language in ("en", "fr", "zh"):
+        words = [w for card in load_deck(builtin_deck_path(language)).cards for w in card]
+        widest.append(page.evaluate(WIDEST_JS, words))
+    for word in (longest, *widest):
         page.evaluate(
             """(word) => {
                 for (const w of document.querySelectorAll("#stage .w")) w.textContent = word;
