@@ -111,6 +111,16 @@ class Claim(Action):
     seat: int
     id: str = field(default="", metadata={"stamped": True, "max_length": 32})
     at: str = field(default="", metadata={"stamped": True, "max_length": 40})
+    kind: str = field(default="", metadata={"stamped": True, "max_length": 16})
+    """The kind of device asking (``state.DEVICE_KINDS``), read from its browser at the edge."""
+    address: str = field(default="", metadata={"stamped": True, "max_length": 64})
+    """An opaque tag of the client address asking, for the per-address bound."""
+    replaces: str = field(default="", metadata={"stamped": True, "max_length": 32})
+    """The claim this same device made before, if it is still waiting: it goes."""
+    back: bool = field(default=False, metadata={"stamped": True})
+    """The asking device holds a token of this very seat, naming the device ``was``: its
+    player asks for it back, if the seat moved away from that device."""
+    was: str = field(default="", metadata={"stamped": True, "max_length": 32})
 
 
 @dataclass(frozen=True)
@@ -128,12 +138,18 @@ class Allow(Action):
 
     type: ClassVar[str] = "allow"
     claim: str = field(metadata={"max_length": 32})
+    mine: str = field(default="", metadata={"stamped": True, "max_length": 32})
+    """The claim the answering browser made itself, if it holds one in this room (its
+    claim cookie): nobody answers a request from their own browser."""
 
 
 @dataclass(frozen=True)
 class Refuse(Action):
+    """Any seated player turns a claim down (but the seat's holder, when it is asked back)."""
+
     type: ClassVar[str] = "refuse"
     claim: str = field(metadata={"max_length": 32})
+    mine: str = field(default="", metadata={"stamped": True, "max_length": 32})
 
 
 @dataclass(frozen=True)
@@ -185,6 +201,15 @@ class Timeout(Action):
     """The server's word that an enforced clock ran out; the rules check it did."""
 
     type: ClassVar[str] = "timeout"
+    sent_by: ClassVar[Sender] = "server"
+
+
+@dataclass(frozen=True)
+class Expire(Action):
+    """The server's word that seat requests may have run out; the rules judge which by
+    ``now`` (any action drops those that have: this one does nothing else)."""
+
+    type: ClassVar[str] = "expire"
     sent_by: ClassVar[Sender] = "server"
 
 
@@ -324,6 +349,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Resume,
     Presence,
     Timeout,
+    Expire,
 )
 """Every action, in the order the API documents them."""
 

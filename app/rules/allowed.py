@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Room
+from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Claim, Room
 
 
 def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str, Any]:
     """Every action this seat may take now: a flag each, for ``kick`` and ``drop`` the
-    seats, for ``allow`` the claims this seat may allow (or refuse).
+    seats, for ``allow`` and ``refuse`` the claims this seat may allow, or refuse.
     ``join`` and ``watch`` are for someone without a seat (``seat=None``): whether they
     may take one, or watch. ``watching``: the answers for a watcher, the same for every
     one of them (``sit``, ``leave``, ``say``)."""
@@ -25,7 +25,7 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
     if not seated:
         return _only(
             join=room.has_free_seat(),
-            claim=bool(room.players) and len(room.claims) < MAX_CLAIMS,
+            claim=bool(room.players) and sum(not c.back for c in room.claims) < MAX_CLAIMS,
             watch=room.may_watch(),
         )
     assert seat is not None
@@ -75,7 +75,8 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
             and s != seat
             and not (player.present or player.bot or player.stand_in or player.out)
         ],
-        "allow": [c.id for c in room.claims if _may_answer(room, seat, c.pid)],
+        "allow": [c.id for c in room.claims if _may_allow(room, seat, c)],
+        "refuse": [c.id for c in room.claims if _may_refuse(room, seat, c)],
         "claim": False,
         "claims_by": lobby and host,
         "language": lobby and host,
@@ -98,20 +99,36 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
 def _only(**flags: bool) -> dict[str, Any]:
     """Every answer no, every list empty, but for ``flags``: what someone who does not
     play this game now may do."""
-    nothing: dict[str, Any] = {"kick": [], "drop": [], "stand_in": [], "allow": []}
+    nothing: dict[str, Any] = {
+        "kick": [],
+        "drop": [],
+        "stand_in": [],
+        "allow": [],
+        "refuse": [],
+    }
     return dict.fromkeys((*FLAGS, "join", "claim", "watch"), False) | nothing | flags
 
 
-def _may_answer(room: Room, seat: int, pid: int) -> bool:
-    """Whether ``seat`` may allow or refuse a claim for the seat of player ``pid``."""
-    target = room.seat_of(pid)
-    if target is None:
+def _may_allow(room: Room, seat: int, claim: Claim) -> bool:
+    """Whether ``seat`` may allow ``claim`` (from no browser of its own: the views cannot
+    tell which browser reads them, and the engine refuses that one by its cookie)."""
+    target = room.seat_of(claim.pid)
+    if target is None or room.seat_waits(target):
         return False
+    if claim.back:
+        return seat != target
     if seat == target:
         return True
     if room.players[target].present:
         return False
     return room.claims_by != "host" or seat == room.acting_host()
+
+
+def _may_refuse(room: Room, seat: int, claim: Claim) -> bool:
+    """Whether ``seat`` may refuse ``claim``: anyone seated, but the holder of a seat
+    asked back."""
+    target = room.seat_of(claim.pid)
+    return target is not None and not (claim.back and seat == target)
 
 
 FLAGS = (

@@ -45,6 +45,7 @@ def room_to_data(room: Room) -> Data:
                 "present": p.present,
                 "out": p.out,
                 "device": p.device,
+                "moved_from": list(p.moved_from),
                 "bot": p.bot,
                 "stand_in": p.stand_in,
             }
@@ -68,7 +69,18 @@ def room_to_data(room: Room) -> Data:
             for w in room.watchers
         ],
         "watchers_chat": room.watchers_chat,
-        "claims": [{"id": c.id, "pid": c.pid, "at": c.at} for c in room.claims],
+        "claims": [
+            {
+                "id": c.id,
+                "pid": c.pid,
+                "at": c.at,
+                "asked": c.asked,
+                "kind": c.kind,
+                "address": c.address,
+                "back": c.back,
+            }
+            for c in room.claims
+        ],
         "claims_by": room.claims_by,
         "language": room.language,
         "clue_timer": _timer_data(room.clue_timer),
@@ -143,7 +155,7 @@ def room_from_data(data: Data) -> Room:
     res = data.get("resolution")
     return Room(
         code=data["code"],
-        players=tuple(Player(**p) for p in data["players"]),
+        players=tuple(_player(p) for p in data["players"]),
         host=data["host"],
         decoys=data["decoys"],
         phase=data["phase"],
@@ -156,6 +168,7 @@ def room_from_data(data: Data) -> Room:
         chat=_chat(data["chat"], data["players"]),
         watchers=tuple(Watcher(**w) for w in data.get("watchers", ())),
         watchers_chat=data.get("watchers_chat", True),
+        # Claims saved before they ran out lack the newer fields: their defaults.
         claims=tuple(Claim(**c) for c in data.get("claims", ())),
         claims_by=data.get("claims_by", "anyone"),
         language=data.get("language", "en"),
@@ -167,6 +180,13 @@ def room_from_data(data: Data) -> Room:
         countdown=None if data.get("countdown") is None else Countdown(**data["countdown"]),
         paused=data.get("paused", False),
     )
+
+
+def _player(data: Data) -> Player:
+    """A player; one saved before seats kept where they moved from has moved, if at all,
+    from the device that took it: that one may ask for it back."""
+    moved_from = data.get("moved_from", [""] if data.get("device") else [])
+    return Player(**{**data, "moved_from": tuple(moved_from)})
 
 
 def _chat(lines: list[Data], players: list[Data]) -> tuple[ChatLine, ...]:

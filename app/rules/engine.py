@@ -28,9 +28,11 @@ from app.rules.state import (
     BOT_NAMES,
     CHAT_KEPT,
     CLAIMS_BY,
+    DEVICE_KINDS,
     LANGUAGES,
     MAX_CHAT_LENGTH,
     MAX_CLAIMS,
+    MAX_CLAIMS_PER_ADDRESS,
     MAX_DECOYS,
     MAX_NAME_LENGTH,
     MAX_PLAYERS,
@@ -39,6 +41,7 @@ from app.rules.state import (
     MIN_DECOYS,
     MIN_PLAYERS,
     MIN_TIMER_MINUTES,
+    MOVES_KEPT,
     TIMER_MODES,
     TIMER_PHASES,
     ChatLine,
@@ -77,7 +80,9 @@ def apply(
     ``watcher`` is the pid of a watcher sending ``action`` (``seat`` is then
     ``None``): they may sit down, leave and chat, nothing else.
     Raises a ``RuleError`` subclass when the rules refuse the action.
+    Claims that have run out by the action's ``now`` go first, whatever the action.
     """
+    room = _unexpired(room, action.now)
     if watcher is not None:
         new = timers.follow(room, _as_watcher(room, watcher, action), action.now)
         return replace(new, seq=room.seq + 1)
@@ -308,16 +313,38 @@ def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> 
 
 @_handle.register
 def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    """A device without a seat asks for one. A device asking again replaces its own
+    request; one address holds two of the room's six at most. A device the seat moved
+    away from asks it back outside those bounds: one such request per seat."""
     if seat is not None:
-        raise errors.NotAPlayer(N_("You already have a seat in this room."))
+        raise errors.AlreadySeated(N_("You already have a seat in this room."))
     if not 0 <= action.seat < len(room.players) or room.players[action.seat].bot:
         raise errors.BadSeat()
-    if len(room.claims) >= MAX_CLAIMS:
-        raise errors.TooManyClaims()
     if not action.id or room.claim(action.id) is not None:
         raise errors.Invalid(N_("A claim needs an id of its own."))
-    claim = Claim(id=action.id, pid=room.players[action.seat].pid, at=action.at)
-    return replace(room, claims=(*room.claims, claim))
+    pid = room.players[action.seat].pid
+    claims = tuple(c for c in room.claims if c.id != action.replaces)
+    if action.back:
+        if action.was not in room.players[action.seat].moved_from:
+            raise errors.Invalid(N_("Only a device the seat moved away from asks for it back."))
+        claims = tuple(c for c in claims if not (c.back and c.pid == pid))
+    else:
+        asked = [c for c in claims if not c.back]
+        if len(asked) >= MAX_CLAIMS:
+            raise errors.TooManyClaims()
+        here = [c for c in asked if c.address == action.address]
+        if action.address and len(here) >= MAX_CLAIMS_PER_ADDRESS:
+            raise errors.TooManyClaimsHere()
+    claim = Claim(
+        id=action.id,
+        pid=pid,
+        at=action.at,
+        asked=action.now,
+        kind=action.kind if action.kind in DEVICE_KINDS else "",
+        address=action.address,
+        back=action.back,
+    )
+    return replace(room, claims=(*claims, claim))
 
 
 @_handle.register
@@ -329,32 +356,74 @@ def _on_withdraw(action: act.Withdraw, room: Room, seat: int | None, deck: Seque
 
 @_handle.register
 def _on_allow(action: act.Allow, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    target = _may_answer(room, seat, action.claim)
+    target = _may_allow(room, seat, action.claim, action.mine)
     players = list(room.players)
-    # The seat is played from the claiming device now; the old device's token stops working.
-    players[target] = replace(players[target], device=action.claim)
+    # The seat is played from the claiming device now; the old device's token stops working,
+    # but may ask for the seat back.
+    player = players[target]
+    moved_from = (*player.moved_from, player.device)[-MOVES_KEPT:]
+    players[target] = replace(player, device=action.claim, moved_from=moved_from)
     return _without_claim(replace(room, players=tuple(players)), action.claim)
 
 
 @_handle.register
 def _on_refuse(action: act.Refuse, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _may_answer(room, seat, action.claim)
+    _may_refuse(room, seat, action.claim, action.mine)
     return _without_claim(room, action.claim)
 
 
-def _may_answer(room: Room, seat: int, claim_id: str) -> int:
-    """The claimed seat, if ``seat`` may allow or refuse the claim: its own player may;
-    while that player is at the table, nobody else may; while they are away, anyone
-    seated, or only the host if the host chose so."""
+@_handle.register
+def _on_expire(action: act.Expire, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    """Claims that ran out went in ``apply`` already: the server's sweep says no more."""
+    if seat is not None:
+        raise errors.NotSystem(N_("Only the server says when time is up."))
+    return room
+
+
+def _unexpired(room: Room, now: int) -> Room:
+    """``room`` without the claims that have run out at ``now``."""
+    if not any(c.expired(now) for c in room.claims):
+        return room
+    return replace(room, claims=tuple(c for c in room.claims if not c.expired(now)))
+
+
+def _claimed(room: Room, claim_id: str, mine: str) -> tuple[Claim, int]:
+    """The claim and the seat it asks for, if it may be answered from where the answer
+    comes: never from the browser that made it (``mine``, its claim cookie)."""
     claim = room.claim(claim_id)
     target = None if claim is None else room.seat_of(claim.pid)
-    if target is None:
+    if claim is None or target is None:
         raise errors.ClaimGone()
-    if seat != target:
+    if mine and mine == claim.id:
+        raise errors.OwnRequest()
+    return claim, target
+
+
+def _may_allow(room: Room, seat: int, claim_id: str, mine: str = "") -> int:
+    """The claimed seat, if ``seat`` may allow the claim. A seat asked back: anyone seated
+    but its holder. Else its own player may; while that player is at the table, nobody
+    else; while they are away, anyone seated, or only the host if the host chose so.
+    Whoever answers, the Spectator's seat stays put until their clover is checked."""
+    claim, target = _claimed(room, claim_id, mine)
+    if claim.back:
+        if seat == target:
+            raise errors.SeatHolder()
+    elif seat != target:
         if room.players[target].present:
             raise errors.OwnerHere()
         if room.claims_by == "host" and seat != room.acting_host():
             raise errors.NotHost(N_("The host lets other devices take the seats of this room."))
+    if room.seat_waits(target):
+        raise errors.SpectatorSeatWaits()
+    return target
+
+
+def _may_refuse(room: Room, seat: int, claim_id: str, mine: str = "") -> int:
+    """The claimed seat, if ``seat`` may refuse the claim: anyone seated may turn junk
+    down, but the holder of a seat asked back, who is the one it is asked from."""
+    claim, target = _claimed(room, claim_id, mine)
+    if claim.back and seat == target:
+        raise errors.SeatHolder()
     return target
 
 

@@ -114,6 +114,20 @@ class OwnerHere(Forbidden):
     )
 
 
+class OwnRequest(Forbidden):
+    code = "own_request"
+    default_message = N_(
+        "That seat request was made from this very browser: someone else at the table answers it."
+    )
+
+
+class SeatHolder(Forbidden):
+    code = "seat_holder"
+    default_message = N_(
+        "The device your seat moved from asks for it back: the others at the table answer it."
+    )
+
+
 # 409: when and in what state
 class WrongPhase(Conflict):
     code = "wrong_phase"
@@ -173,6 +187,20 @@ class AlreadyOut(Conflict):
 class TooManyClaims(Conflict):
     code = "too_many_claims"
     default_message = N_("This room has too many seat requests waiting: try again in a moment.")
+
+
+class TooManyClaimsHere(Conflict):
+    code = "too_many_claims_here"
+    default_message = N_(
+        "Two seat requests from here are waiting already: wait for an answer, or take one back."
+    )
+
+
+class SpectatorSeatWaits(Conflict):
+    code = "spectator_seat_waits"
+    default_message = N_(
+        "The Spectator's seat cannot move to another device until their clover is checked."
+    )
 
 
 class ClaimGone(Conflict):

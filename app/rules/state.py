@@ -27,6 +27,16 @@ MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 300
 MAX_CLAIMS = 6
 """Claims a room holds at once: enough for every seat, few enough that nobody floods it."""
+MAX_CLAIMS_PER_ADDRESS = 2
+"""Claims waiting from one client address: whoever has the code cannot fill the room's
+slots alone, and a household that lost two phones still gets both seats back."""
+CLAIM_MS = 5 * 60_000
+"""How long a claim waits for an answer: a request nobody answers is junk by then, and
+its claimant, still waiting, asks again with a tap."""
+MOVES_KEPT = 4
+"""Devices a seat remembers it moved away from: enough for a phone, a laptop and back."""
+DEVICE_KINDS = ("phone", "tablet", "computer")
+"""What the table is told of the device a claim comes from, read coarsely from its browser."""
 LANGUAGES = ("en", "fr", "zh")
 """A room's language: the deck it deals from and how its clues are checked."""
 CLAIMS_BY = ("anyone", "host")
@@ -59,6 +69,9 @@ class Player:
     device: str = ""
     """Which device plays this seat: the claim that last moved it ("" for the device
     that took it). A seat token stands for the seat only while it names this device."""
+    moved_from: tuple[str, ...] = ()
+    """The devices this seat was played from before, the latest last (a few): a token
+    naming one of them may ask for the seat back."""
     bot: bool = False
     """Played by the server's bot for good: always present, never the host."""
     stand_in: bool = False
@@ -93,6 +106,22 @@ class Claim:
     id: str
     pid: int
     at: str
+    asked: int = 0
+    """When, in the server's epoch ms (the action's ``now``): it runs out ``CLAIM_MS``
+    later. 0 for claims saved before claims ran out: they go at the next action."""
+    kind: str = ""
+    """The kind of device asking, one of ``DEVICE_KINDS`` ("" when its browser did not
+    say), so the table knows what it lets in."""
+    address: str = ""
+    """An opaque tag of the client address asking (a hash, never shown to anyone): no
+    one address may hold more than ``MAX_CLAIMS_PER_ADDRESS`` of the room's claims."""
+    back: bool = False
+    """Asked from a device the seat moved away from: its player asks for it back. The
+    device playing the seat now may not answer it; anyone else seated may."""
+
+    def expired(self, now: int) -> bool:
+        """Whether the claim has run out at ``now`` (0: a time nobody stamped, never)."""
+        return now > 0 and now >= self.asked + CLAIM_MS
 
 
 @dataclass(frozen=True)
@@ -390,6 +419,12 @@ class Room:
 
     def claim(self, claim_id: str) -> Claim | None:
         return next((c for c in self.claims if c.id == claim_id), None)
+
+    def seat_waits(self, seat: int) -> bool:
+        """Whether ``seat`` may not move to another device now: the Spectator's, from the
+        start of their clover to its check. Whoever took it would read the solution."""
+        res = self.resolution
+        return res is not None and not res.checked and seat == self.spectator()
 
     def timer(self, phase: str) -> Timer:
         """The timer of ``clues`` or ``rebuild``."""

@@ -31,6 +31,7 @@ from app.rules.geometry import LEAVES, SPOTS, pair
 from app.rules.languages import warning_text
 from app.rules.scoring import PERFECT_SCORE, is_right, max_score
 from app.rules.state import (
+    CLAIM_MS,
     MAX_DECOYS,
     MAX_PLAYERS,
     MIN_DECOYS,
@@ -225,14 +226,28 @@ def _you(room: Room, seat: int | None, watching: bool) -> View | None:
 
 
 def _claims(room: Room) -> list[View]:
-    """The seat requests waiting, for the seated players to answer (never who asks:
-    a device without a seat has no name)."""
+    """The seat requests waiting, for the seated players to answer: which seat, its role
+    at the table, the kind of device asking, whether it asks a seat back and whether it
+    must wait for the Spectator's check. Never who asks, their token or their address:
+    a device without a seat has no name."""
     shown = []
     for claim in room.claims:
         seat = room.seat_of(claim.pid)
         if seat is not None:
-            name = room.players[seat].name
-            shown.append({"id": claim.id, "seat": seat, "name": name, "at": claim.at})
+            shown.append(
+                {
+                    "id": claim.id,
+                    "seat": seat,
+                    "name": room.players[seat].name,
+                    "at": claim.at,
+                    "expires": _iso(claim.asked + CLAIM_MS) if claim.asked else None,
+                    "device": claim.kind or None,
+                    "host": seat == room.host,
+                    "spectator": seat == room.spectator(),
+                    "back": claim.back,
+                    "waits": room.seat_waits(seat),
+                }
+            )
     return shown
 
 

@@ -57,9 +57,11 @@ EXAMPLES = [
     act.StandIn(1),
     act.Drop(1),
     act.Claim(2, "c1d2", "2026-12-01T10:00:00Z"),
+    act.Claim(2, "c1d3", "t", kind="phone", address="a1b2", replaces="c1d2", back=True, was="x"),
     act.Withdraw("c1d2"),
     act.Allow("c1d2"),
-    act.Refuse("c1d2"),
+    act.Allow("c1d2", mine="c1d3"),
+    act.Refuse("c1d2", mine="c1d3"),
     act.ClaimsBy("host"),
     act.WatchersChat(on=False),
     act.Language("fr"),
@@ -83,6 +85,7 @@ EXAMPLES = [
     act.Presence(frozenset({0, 2})),
     act.Presence(frozenset({1}), frozenset({7, 9})),
     act.Timeout(now=1_796_000_600_000),
+    act.Expire(now=1_796_000_600_000),
 ]
 
 
@@ -107,3 +110,15 @@ def test_the_storage_format_is_every_field_of_the_state():
     expected = asdict(room)
     expected["resolution"]["agreed"] = sorted(room.resolution.agreed)
     assert json.loads(json.dumps(room_to_data(room))) == json.loads(json.dumps(expected))
+
+
+def test_claims_and_seats_saved_before_requests_ran_out_load_with_defaults():
+    data = room_to_data(lobby(3))
+    data["claims"] = [{"id": "k1", "pid": 1, "at": "2026-12-01T10:00:00Z"}]
+    for player in data["players"]:
+        del player["moved_from"]
+    data["players"][2]["device"] = "k0"
+    room = room_from_data(json.loads(json.dumps(data)))
+    assert room.claims[0].asked == 0 and room.claims[0].kind == "" and not room.claims[0].back
+    # A seat that had moved then moved from the device that took it.
+    assert [p.moved_from for p in room.players] == [(), (), ("",)]

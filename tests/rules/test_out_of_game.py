@@ -66,6 +66,7 @@ def test_a_dropped_clover_leaves_every_view():
         "drop": [],
         "stand_in": [],
         "allow": [],
+        "refuse": [],
         "say": True,
     }
 

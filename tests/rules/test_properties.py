@@ -184,7 +184,10 @@ def assert_a_watcher_may_do_what_the_engine_accepts(room):
 def assert_allowed_matches_the_engine(room):
     for seat in [*range(len(room.players)), None]:
         can = view(room, seat)["can"]
-        assert set(can) == {*PROBES, "kick", "drop", "stand_in", "allow", "join", "claim", "watch"}
+        assert set(can) == {
+            *PROBES,
+            *("kick", "drop", "stand_in", "allow", "refuse", "join", "claim", "watch"),
+        }
         assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
         assert can["watch"] == (seat is None and accepts(room, None, act.Watch("Zed")))
         assert can["claim"] == (seat is None and accepts(room, None, act.Claim(0, "new", "t")))
@@ -192,9 +195,10 @@ def assert_allowed_matches_the_engine(room):
             c.id for c in room.claims if seat is not None and accepts(room, seat, act.Allow(c.id))
         ]
         assert can["allow"] == answerable, (seat, room.phase)
-        assert answerable == [
+        refusable = [
             c.id for c in room.claims if seat is not None and accepts(room, seat, act.Refuse(c.id))
         ]
+        assert can["refuse"] == refusable, (seat, room.phase)
         for name, probe in PROBES.items():
             if seat is None:
                 assert can[name] is False
@@ -261,6 +265,9 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
             room = apply(room, seat, move, deck=DECK)
         assert_allowed_matches_the_engine(room)
     room = resolving(players, seed=seed, present=data.draw(st.booleans()))
+    # Seats asked for in resolution, the Spectator's among them; some move, and are asked
+    # back from the devices they moved from.
+    room = ask_and_move(room, players, data)
     for _ in range(data.draw(st.integers(0, 40))):
         assert_allowed_matches_the_engine(room)
         if room.phase != "resolution":
@@ -272,3 +279,21 @@ def test_what_a_seat_may_do_is_exactly_what_the_engine_accepts(players, seed, da
         except RuleError:
             continue
     assert_allowed_matches_the_engine(room)
+
+
+def ask_and_move(room, players, data):
+    """Claims for random seats, some allowed by whoever may, then some asked back."""
+    for n in range(data.draw(st.integers(0, 4))):
+        claim = act.Claim(data.draw(st.integers(0, players - 1)), f"r{n}", "t")
+        if accepts(room, None, claim):
+            room = apply(room, None, claim)
+    for claim in room.claims:
+        seat = data.draw(st.integers(0, players - 1))
+        if data.draw(st.booleans()) and accepts(room, seat, act.Allow(claim.id)):
+            room = apply(room, seat, act.Allow(claim.id))
+    assert_allowed_matches_the_engine(room)
+    for n in range(data.draw(st.integers(0, 3))):
+        back = act.Claim(data.draw(st.integers(0, players - 1)), f"b{n}", "t", back=True)
+        if accepts(room, None, back):
+            room = apply(room, None, back)
+    return room
