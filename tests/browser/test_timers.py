@@ -126,7 +126,7 @@ def test_a_pause_and_a_resume_leave_the_page_where_it_was(
 
     at, _ = kit.wait_for(
         scroll_twice,
-        lambda seen: seen[0] == seen[1] > 0,
+        lambda seen: seen[0] == seen[1],
         what="the page settled on the clover it brought into view",
     )
     for button, shown in (
@@ -181,6 +181,7 @@ def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: Open
     screens = Screens("phone")
     page = open_player(host.name, PHONE, token=host.token, code=host.code, bypass_csp=True)
     page.goto(f"/r/{host.code}")
+    page.page.locator("#lobby-settings summary").click()  # the settings, folded on a phone
     page.page.select_option("#timer-clues", "enforced")
     page.page.locator("#timer-clues option[value=enforced][selected]").wait_for(state="attached")
     page.page.select_option("#timer-rebuild", "advisory")
@@ -201,10 +202,8 @@ def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: Open
     page.page.locator(".resolve .clock-button").wait_for()
     screens.look(page, "clock-resolution")
     assert screens.problems == [], "\n".join(screens.problems)
-    page.page.evaluate(
-        "() => scrollTo(0, scrollY + document.querySelector('.board-head')"
-        ".getBoundingClientRect().top)"
-    )
+    # The board's head just under the header and the news line, as the page scrolls to it.
+    page.page.evaluate("() => document.querySelector('.board-head').scrollIntoView()")
     wanted = [
         ".board-head .clock",
         ".clock-button",
