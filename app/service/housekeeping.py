@@ -2,7 +2,8 @@
 
 Every few seconds each room whose presence may have changed is brought up to
 date (``RoomService.sync_presence``: a ``Presence`` action through the one
-action path). Now and then the copies of idle rooms are dropped from memory
+action path), and seat requests nobody answered in time are dropped (an ``expire``
+action). Now and then the copies of idle rooms are dropped from memory
 (they are on disk) and rooms idle for longer than the expiry are deleted
 (their legends stay).
 """
@@ -42,6 +43,12 @@ async def sweep_presence(service: RoomService) -> None:
         except Exception:  # one broken room must not stop the sweep
             log.exception("presence sweep failed for room %s", code)
     service.presence.prune()
+    # Seat requests nobody answered run out, and the table stops showing them.
+    for room in [room for room in service.copies.rooms() if room.claims]:
+        try:
+            await service.claims.expire(room)
+        except Exception:
+            log.exception("seat requests not expired in room %s", room.code)
 
 
 def forget_idle(service: RoomService) -> int:

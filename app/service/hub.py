@@ -95,8 +95,14 @@ def happened(
     claim = after.claim(action.id) if isinstance(action, Claim) else None
     claim = claim or (None if claim_id is None else before.claim(claim_id))
     claimed = None if claim is None else before.seat_of(claim.pid)
-    if claimed is not None:
+    if claim is not None and claimed is not None:
+        # Which seat, its role at the table, and what kind of device asks for it.
         summary["claimed"] = before.players[claimed].name
+        summary["claimed_seat"] = claimed
+        summary["device"] = claim.kind or None
+        summary["back"] = claim.back
+        summary["host"] = claimed == before.host
+        summary["spectator"] = claimed == before.spectator()
     if isinstance(action, Timeout) and before.countdown is not None:
         # The table hears which clock ran out, and whose clover it cost.
         summary["ran_out"] = before.countdown.kind

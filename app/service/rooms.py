@@ -25,11 +25,13 @@ from typing import Any, TypeVar
 from app.rules.actions import (
     Action,
     AddBot,
+    Allow,
     Drop,
     Join,
     Kick,
     Language,
     Presence,
+    Refuse,
     Say,
     StandIn,
     Start,
@@ -247,8 +249,9 @@ class RoomService:
         shown_here = any(p.pid == seat.pid and p.present for p in cached.players) or any(
             w.pid == seat.pid and w.present for w in cached.watchers
         )
-        if isinstance(action, Kick | Drop) or not shown_here:
-            # Removing someone must judge presence as it is now, not as of the last sweep.
+        if isinstance(action, Kick | Drop | Allow | Refuse) or not shown_here:
+            # Removing someone, or answering a request for their seat, must judge presence
+            # as it is now, not as of the last sweep: a player back for 3 s is here.
             await self.sync_presence(code)
         action = self._stamped(action)
         change = await _to_the_end(self._apply(code, seat.pid, lambda _: action, expect_seq, None))

@@ -13,6 +13,7 @@ from app.service.codes import normalize_code
 from app.service.errors import RoomNotFound
 from app.service.rooms import RoomService
 from app.service.seats import Seat
+from app.web.asking import answering, asking
 from app.web.deps import (
     CodeDep,
     CreateLimit,
@@ -133,9 +134,15 @@ async def post_claim(
     shown the request; the seat's own player answers it while present, else anyone
     seated (or the host only, if the host chose so). Poll it with its token, or follow
     the room's events; once `allowed`, the token is this device's seat token and the
-    seat's old device loses it. Rate-limited per client address and per room."""
+    seat's old device loses it. Rate-limited per client address and per room.
+
+    The token the request carries (bearer or cookie) tells who asks: a seat of this
+    room is refused (409 `already_seated`); an earlier request of this device still
+    waiting is replaced by this one; a token of this very seat, which moved away from
+    it, asks the seat back. One address holds two waiting requests at most (409
+    `too_many_claims_here`); requests run out after 5 minutes."""
     await limit_claims(request, service, code)
-    claimed = await service.claims.claim(code, body.seat)
+    claimed = await service.claims.claim(code, body.seat, **asking(request, code))
     return ClaimOut(claim=claimed.claim, seat=claimed.seat, status="pending", token=claimed.token)
 
 
@@ -145,9 +152,10 @@ async def get_claim(
 ) -> ClaimOut:
     """Where a seat request stands, for the device that made it (its token as
     `Authorization: Bearer`): `pending`, `allowed` (the token now opens the seat) or
-    `refused` (also when withdrawn, or gone with its seat)."""
-    status, seat = await service.claims.status(code, claim, presented_token(request, code))
-    return ClaimOut(claim=claim, seat=seat, status=status)
+    `refused` (also when withdrawn, run out, or gone with its seat). `waits`: the seat
+    is the Spectator's, which moves only once their clover is checked."""
+    state = await service.claims.state(code, claim, presented_token(request, code))
+    return ClaimOut(claim=claim, seat=state.seat, status=state.status, waits=state.waits)
 
 
 @router.delete("/rooms/{code}/claims/{claim}", response_model=ClaimOut, responses=ROOM_ERRORS)
@@ -165,13 +173,14 @@ async def post_action(
     seat: RequiredSeat,
     service: ServiceDep,
     body: Annotated[ActionIn, Body()],
+    request: Request,
 ) -> Response:
     """Apply one action for the caller's seat; the answer is the new state, already on disk.
 
     Its `chat` holds only the lines this action added (`chat_after` says after which
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
-    return await _apply(service, code, seat, body)
+    return await _apply(service, code, seat, body, request)
 
 
 async def post_action_first(request: Request, value: Any) -> Response | None:
@@ -187,11 +196,15 @@ async def post_action_first(request: Request, value: Any) -> Response | None:
     service = await get_service(request)
     code = await room_code(request.path_params["code"])
     seat = await required_seat(request, code, service)
-    return await _apply(service, code, seat, body)
+    return await _apply(service, code, seat, body, request)
 
 
-async def _apply(service: RoomService, code: str, seat: Seat, body: ActionRequest) -> Response:
-    update = await service.act(code, seat, to_action(body), body.seq)
+async def _apply(
+    service: RoomService, code: str, seat: Seat, body: ActionRequest, request: Request
+) -> Response:
+    # An answer to a seat request says which request this browser made, if any.
+    action = answering(request, code, to_action(body))
+    update = await service.act(code, seat, action, body.seq)
     # The common part of the view is encoded once, here, for this answer and for every
     # stream of the seats that share it (``events.state_json``).
     answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))

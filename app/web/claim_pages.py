@@ -15,6 +15,7 @@ from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import RoomNotFound
 from app.web import render
+from app.web.asking import asking, claim_cookie, claim_of
 from app.web.deps import (
     ServiceDep,
     check_same_origin,
@@ -26,19 +27,7 @@ from app.web.i18n import Lang
 
 router = APIRouter(include_in_schema=False)
 
-CLAIM_COOKIE = "soclover_claim_"
 CLAIM_HOURS = 24
-
-
-def claim_cookie(code: str) -> str:
-    return f"{CLAIM_COOKIE}{code}"
-
-
-def _claim_of(request: Request, code: str) -> tuple[str, str] | None:
-    """The (claim id, token) this device asked with in ``code``, if it did."""
-    value = request.cookies.get(claim_cookie(code), "")
-    claim_id, _, token = value.partition(".")
-    return (claim_id, token) if claim_id and token and len(value) < 100 else None
 
 
 def _page(template: str, lang: str, status: int = 200, **context: object) -> HTMLResponse:
@@ -70,7 +59,7 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang:
         if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 2:
             raise BadSeat(N_("Choose the seat that is yours."))
         await limit_claims(request, service, normalized)
-        claimed = await service.claims.claim(normalized, int(raw))
+        claimed = await service.claims.claim(normalized, int(raw), **asking(request, normalized))
     except RoomNotFound:
         return _no_room(code, lang)
     except RuleError as error:
@@ -108,12 +97,14 @@ async def _claim_answer(
     normalized = normalize_code(code)
     if normalized is None:
         return _no_room(code, lang)
-    asked = _claim_of(request, normalized)
+    asked = claim_of(request, normalized)
     if asked is None:
         return _to_room(normalized, request)
     claim_id, token = asked
+    waits = False
     try:
-        status, seat = await service.claims.status(normalized, claim_id, token)
+        state = await service.claims.state(normalized, claim_id, token)
+        status, seat, waits = state.status, state.seat, state.waits
         view = await service.view(normalized, None)
     except RoomNotFound:
         return _no_room(code, lang)
@@ -126,7 +117,12 @@ async def _claim_answer(
         response.delete_cookie(claim_cookie(normalized), path="/")
         return response
     name = _name_of(view, seat)
-    context: dict[str, object] = {"code": normalized, "status": status, "name": name}
+    context: dict[str, object] = {
+        "code": normalized,
+        "status": status,
+        "name": name,
+        "waits": waits,  # the Spectator's seat: it moves once their clover is checked
+    }
     if fragment:
         return HTMLResponse(render.region("claim-status", lang, context))
     return HTMLResponse(render.page("claim", lang, **context))
@@ -144,7 +140,7 @@ async def withdraw_claim(request: Request, code: str, service: ServiceDep, lang:
     normalized = normalize_code(code)
     if normalized is None:
         return _no_room(code, lang)
-    asked = _claim_of(request, normalized)
+    asked = claim_of(request, normalized)
     try:
         check_same_origin(request)
         if asked is not None:

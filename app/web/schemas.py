@@ -57,6 +57,11 @@ class ClaimOut(BaseModel):
     claim: str = Field(description="The request's id, shown to the table")
     seat: int
     status: Literal["pending", "allowed", "refused", "withdrawn"]
+    waits: bool = Field(
+        default=False,
+        description="Pending for the Spectator's seat: it moves to another device only once "
+        "their clover is checked",
+    )
     token: str | None = Field(
         default=None,
         description="Given once, when asking: poll the request with it, and once the "

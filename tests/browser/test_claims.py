@@ -90,3 +90,41 @@ def test_a_seat_lost_with_its_browser_is_claimed_from_a_new_one(
     )
     assert r.status_code == 401
     assert host_errors == cy_errors == new_errors == []
+
+
+def test_a_request_for_the_spectators_seat_reads_clearly_on_a_phone(
+    chromium_browser: Any, quick_server: kit.Server, tmp_path: Any
+) -> None:
+    """The request card on a 360 px screen: which seat, its role, the kind of device,
+    that it waits for the check; Refuse and no Allow; nothing wider than the screen."""
+    api = quick_server.url
+    players = kit.table(api, 3)
+    code = players[0].code
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
+    guesser = next(p for p in players if p is not spectator)
+    page, errors = _browser(chromium_browser, quick_server, guesser, code)
+    page.locator(".resolve").wait_for()
+    kit.room_when(api, code, lambda s: not s["players"][spectator.seat]["present"], what="away")
+    phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1"
+    asked = httpx.post(
+        f"{api}/api/rooms/{code}/claims",
+        json={"seat": spectator.seat},
+        headers={"User-Agent": phone},
+    )
+    assert asked.status_code == 201, asked.text
+    card = page.locator(".claims .claim-card")
+    card.wait_for()
+    text = card.inner_text()
+    role = "the host, and the Spectator" if spectator.seat == 0 else "the Spectator"
+    assert f"Someone on a phone asks to play as {spectator.name} ({role})." in text
+    assert "only once their clover is checked" in text
+    assert card.get_by_role("button", name="Refuse").is_visible()
+    assert card.get_by_role("button", name="Allow").count() == 0
+    box = card.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 360
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(tmp_path / "claim-card-360.png"))
+    card.get_by_role("button", name="Refuse").click()
+    page.locator(".claims").wait_for(state="detached")
+    assert errors == []

@@ -3,6 +3,8 @@ table, the old device's token retired, everything the seat may see on the new on
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,8 +17,11 @@ from ..kit import (
     clues_for,
     gone_quiet,
     present,
+    spectator_of,
+    start_and_write_clues,
     table,
     table_of,
+    wait_for,
 )
 
 
@@ -93,13 +98,12 @@ def test_a_present_players_seat_moves_only_with_their_own_allow(
 ) -> None:
     api = make_server(**QUICK).url
     players = table(api, 3)
-    ada, bea, cy = players
+    ada, bea, _cy = players
     with present(players) as here:
         ada.act("start")
         claim = claimed(api, ada.code, 1)
         before = table_of(api, ada.code)
         assert_error(ada.post("allow", claim=claim["claim"]), 403, code="owner_here")
-        assert_error(cy.post("refuse", claim=claim["claim"]), 403, code="owner_here")
         assert_error(ada.post("allow", claim="nope"), 409, code="claim_gone")
         assert_error(ada.post("allow", claim="x" * 40), 422)
         assert table_of(api, ada.code) == before
@@ -151,3 +155,232 @@ def test_claims_are_limited_per_address(api: str) -> None:
     assert 429 in answers
     # The room holds six at most, whoever asks.
     assert len(players[0].state()["claims"]) <= 6
+
+
+# --- claims that cannot be abused -----------------------------------------------------------
+
+PHONE = (
+    "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Mobile Safari/537.36"
+)
+COMPUTER = (
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) "
+    "Chrome/126.0.0.0 Safari/537.36"
+)
+
+
+def ask_from(
+    api: str, code: str, seat: int, agent: str = PHONE, token: str | None = None, **headers: str
+) -> httpx.Response:
+    """A request for ``seat`` from a device: its browser's User-Agent, the token it holds if
+    any, and more headers (``X_Forwarded_For``: the address it asks from)."""
+    sent = {"User-Agent": agent, **{k.replace("_", "-"): v for k, v in headers.items()}}
+    if token is not None:
+        sent["Authorization"] = f"Bearer {token}"
+    return httpx.post(f"{api}/api/rooms/{code}/claims", json={"seat": seat}, headers=sent)
+
+
+def claim_cookie(code: str, claim: dict[str, Any]) -> dict[str, str]:
+    """The cookie a browser keeps of the request it made."""
+    return {"Cookie": f"soclover_claim_{code}={claim['claim']}.{claim['token']}"}
+
+
+def page_of(player: Player) -> str:
+    """The room page as the player's own browser reads it (their seat cookie)."""
+    cookie = {"Cookie": f"soclover_{player.code}={player.token}"}
+    r = httpx.get(f"{player.base}/r/{player.code}", headers=cookie)
+    assert r.status_code == 200, r.text
+    return r.text
+
+
+def settle(by_seat: dict[int, Player]) -> None:
+    """The lock holder lays pool cards on the empty spots and locks in, until the clover
+    is checked (no seat needs to read the solution for it)."""
+    state = next(iter(by_seat.values())).state()
+    while not state["resolution"]["checked"]:
+        res = state["resolution"]
+        holder = by_seat[res["lock_holder"]]
+        pool = [c["card"] for c in res["pool"]]
+        for spot in [s["spot"] for s in res["board"] if s["card"] is None]:
+            holder.act("place", card=pool.pop(0), spot=spot, rotation=0)
+        state = holder.act("lock")
+
+
+def test_a_guesser_cannot_take_the_spectators_seat_from_a_second_device(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """The takeover: a guesser opens the room on a second device, asks for the seat of a
+    Spectator who is away, and taps Allow on their first. The seat waits for the check,
+    the guesser's own browser may not answer, and nothing of the request leaks."""
+    api = make_server(**QUICK).url
+    players = table(api, 3)
+    code = players[0].code
+    start_and_write_clues(players)
+    spectator = spectator_of(players)
+    guesser, other = [p for p in players if p is not spectator]
+    with present([guesser, other]):
+        gone_quiet(spectator)
+        # A browser with a seat here asks for no other.
+        refused = ask_from(api, code, spectator.seat, token=guesser.token)
+        assert_error(refused, 409, code="already_seated")
+        asked = ask_from(api, code, spectator.seat)
+        assert asked.status_code == 201, asked.text
+        claim = asked.json()
+        # Nobody gives the Spectator's seat away before their clover is checked.
+        for seated in (guesser, other):
+            assert_error(
+                seated.post("allow", claim=claim["claim"]), 409, code="spectator_seat_waits"
+            )
+            assert seated.state()["can"]["allow"] == []
+        # The guesser's own browser, holding the request's cookie, may not answer it at all.
+        own = guesser.http.post(
+            f"{api}/api/rooms/{code}/actions",
+            json={"type": "allow", "claim": claim["claim"]},
+            headers={**guesser.headers, **claim_cookie(code, claim)},
+        )
+        assert_error(own, 403, code="own_request")
+        # The claimant reads that it waits, and the second device sees no solution.
+        r = httpx.get(
+            f"{api}/api/rooms/{code}/claims/{claim['claim']}",
+            headers={"Authorization": f"Bearer {claim['token']}"},
+        )
+        assert r.json()["status"] == "pending" and r.json()["waits"] is True
+        waiting = httpx.get(f"{api}/r/{code}/claim", headers=claim_cookie(code, claim)).text
+        assert "is the Spectator now" in waiting and "Your request waits until then" in waiting
+        second = httpx.get(
+            f"{api}/api/rooms/{code}", headers={"Authorization": f"Bearer {claim['token']}"}
+        ).json()
+        assert second["you"] is None and second["resolution"]["solution"] is None
+        # The table reads which seat, its role and the kind of device; never a token or
+        # the address it came from.
+        state = guesser.state()
+        shown = state["claims"][0]
+        assert (shown["seat"], shown["spectator"], shown["waits"], shown["device"]) == (
+            spectator.seat,
+            True,
+            True,
+            "phone",
+        )
+        text = json.dumps(state)
+        assert claim["token"] not in text and "127.0.0.1" not in text and "address" not in text
+        page = page_of(other)
+        role = "the host, and the Spectator" if shown["host"] else "the Spectator"
+        assert f"Someone on a phone asks to play as {spectator.name} ({role})." in page
+        assert "their seat moves to another device only once their clover is checked" in page
+        assert 'value="allow"' not in page and 'value="refuse"' in page
+        # Once the clover is checked its truth is the table's, and the seat may move: but
+        # never on the say of the browser that asked.
+        settle({p.seat: p for p in (guesser, other)})
+        own = guesser.http.post(
+            f"{api}/api/rooms/{code}/actions",
+            json={"type": "allow", "claim": claim["claim"]},
+            headers={**guesser.headers, **claim_cookie(code, claim)},
+        )
+        assert_error(own, 403, code="own_request")
+        assert other.state()["can"]["allow"] == [claim["claim"]]
+
+
+def test_a_player_back_a_moment_ago_answers_for_their_own_seat(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """``allow`` judges presence now, not as of the last sweep: the host, back for a
+    moment, is at the table, and only they may let their seat go."""
+    api = make_server(
+        SOCLOVER_PRESENCE_GRACE_SECONDS="0.5", SOCLOVER_PRESENCE_SWEEP_SECONDS="3"
+    ).url
+    ada, bea, cy = table(api, 3)
+    ada.act("start")
+    with present([bea, cy]):
+        gone_quiet(ada)  # the sweep that saw her away has just run: the next is 3 s off
+        asked = ask_from(api, ada.code, 0, agent=COMPUTER)
+        assert asked.status_code == 201, asked.text
+        claim = asked.json()
+        ada.state()  # back: a read is a sign of life
+        assert_error(bea.post("allow", claim=claim["claim"]), 403, code="owner_here")
+        shown = bea.state()["claims"][0]
+        assert shown["host"] and shown["device"] == "computer" and not shown["spectator"]
+        assert "Someone on a computer asks to play as Ada (the host)." in page_of(cy)
+
+
+def test_junk_requests_neither_fill_the_room_nor_last(
+    make_server,  # type: ignore[no-untyped-def]
+    tmp_path: Path,
+) -> None:
+    """One address fills two of the six slots; a device asking again replaces its own
+    request; anyone seated turns junk down; requests run out after five minutes."""
+    clock = tmp_path / "clock"
+    clock.write_text("0")
+    api = make_server(SOCLOVER_CLOCK_FILE=str(clock), **QUICK).url
+    players = table(api, 3)
+    ada, _, cy = players
+    code = ada.code
+    here = "203.0.113.7"
+    with present(players):
+        ada.act("start")
+        first = ask_from(api, code, 1, X_Forwarded_For=here).json()
+        second = ask_from(api, code, 2, X_Forwarded_For=here).json()
+        assert first["status"] == second["status"] == "pending"
+        third = ask_from(api, code, 0, X_Forwarded_For=here)
+        assert_error(third, 409, code="too_many_claims_here")
+        # The same device asking again: its earlier request goes, this one takes its place.
+        again = ask_from(api, code, 0, token=first["token"], X_Forwarded_For=here)
+        assert again.status_code == 201, again.text
+        claims = [c["id"] for c in ada.state()["claims"]]
+        assert claims == [second["claim"], again.json()["claim"]]
+        assert status(api, code, first) == "refused"
+        # The real player, elsewhere, still gets a slot.
+        real = ask_from(api, code, 1, X_Forwarded_For="198.51.100.4")
+        assert real.status_code == 201, real.text
+        # Anyone seated turns junk down, though the seat is not theirs and its player is here.
+        assert cy.state()["can"]["refuse"] == [c["id"] for c in cy.state()["claims"]]
+        cy.act("refuse", claim=second["claim"])
+        assert second["claim"] not in [c["id"] for c in ada.state()["claims"]]
+        # Five minutes on the room's clock, and the rest are gone, told to the claimants.
+        clock.write_text("301")
+        wait_for(lambda: ada.state()["claims"], lambda c: c == [], what="requests run out")
+        assert status(api, code, real.json()) == "refused"
+
+
+def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """The device a seat was taken from asks for it back: everyone at the table may let it
+    in (whatever ``claims_by`` says) but the device holding the seat now."""
+    api = make_server(**QUICK).url
+    ada, bea, cy = table(api, 3)
+    code = ada.code
+    ada.act("claims_by", who="host")
+    with present([ada, cy]):
+        ada.act("start")
+        gone_quiet(bea)
+        news = Stream(f"{api}/r/{code}/stream", {"Cookie": f"soclover_{code}={cy.token}"})
+        try:
+            taken = ask_from(api, code, 1).json()
+            ada.act("allow", claim=taken["claim"])
+            said = news.next()
+            while "now plays from another device" not in said.data:
+                said = news.next()
+            assert "Bea now plays from another device (a phone), let in by Ada." in said.data
+        finally:
+            news.close()
+        holder = Player(api, code, taken["token"], 1, "Bea")
+        refused = bea.post("say", text="me?")
+        assert_error(refused, 401, code="not_seated")
+        assert "moved to another device" in refused.json()["error"]["message"]
+        # Bea's device, whose token the seat moved from, asks for it back.
+        asked = ask_from(api, code, 1, agent=COMPUTER, token=bea.token)
+        assert asked.status_code == 201, asked.text
+        back = asked.json()
+        with present([holder]):
+            shown = ada.state()["claims"][0]
+            assert shown["back"] and shown["device"] == "computer"
+            can = holder.state()["can"]
+            assert back["claim"] not in can["allow"] + can["refuse"]
+            assert_error(holder.post("allow", claim=back["claim"]), 403, code="seat_holder")
+            assert_error(holder.post("refuse", claim=back["claim"]), 403, code="seat_holder")
+            assert "Bea asks for their seat back" in page_of(cy)
+            # Cy lets it in: not the host, and the seat's holder is at the table.
+            cy.act("allow", claim=back["claim"])
+        assert status(api, code, back) == "allowed"
+        assert_error(holder.post("say", text="mine now?"), 401, code="not_seated")
+        assert Player(api, code, back["token"], 1, "Bea").state()["you"]["seat"] == 1
