@@ -30,7 +30,9 @@ IN_VIEW_JS = """(selectors) => {
         if (!found.length) out.push(`nothing matches ${selector}`);
         for (const el of found) {
             const r = el.getBoundingClientRect();
-            if (r.top < top - 0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 ||
+            // what holds the top of the screen itself (the clock in the news line) is in view there
+            const held = getComputedStyle(el.closest(".clock-box") || el).position === "fixed";
+            if (r.top < (held ? 0 : top) - 0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 ||
                 r.right > innerWidth + 0.5) {
                 out.push(`${selector} "${el.textContent.trim().slice(0, 30)}" at ` +
                          `${r.left.toFixed(0)},${r.top.toFixed(0)}..` +

@@ -202,8 +202,9 @@ def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: Open
     page.page.locator(".resolve .clock-button").wait_for()
     screens.look(page, "clock-resolution")
     assert screens.problems == [], "\n".join(screens.problems)
-    # The board's head just under the header and the news line, as the page scrolls to it.
-    page.page.evaluate("() => document.querySelector('.board-head').scrollIntoView()")
+    # The board just under the header and the news line (where the clock is), as the page
+    # scrolls to it.
+    page.page.evaluate("() => document.querySelector('.board').scrollIntoView()")
     wanted = [
         ".board-head .clock",
         ".clock-button",
