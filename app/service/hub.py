@@ -23,6 +23,7 @@ from app.rules.actions import (
     Drop,
     Join,
     Kick,
+    Lock,
     Refuse,
     StandIn,
     Timeout,
@@ -119,6 +120,17 @@ def happened(
             if after.phase == "clues" and not (clover.done or clover.dropped)
         ]
     was, now = before.resolution, after.resolution
+    if isinstance(action, Lock) and seat is not None and was is not None:
+        # A bot locks in over people who have not agreed only after a long quiet on the
+        # board (app.service.bots): the table is told that is why.
+        locker = before.players[seat]
+        waited_for = [
+            s
+            for s in range(len(before.players))
+            if before.is_person_here(s) and before.is_guesser(s) and s not in was.agreed
+        ]
+        if (locker.bot or (locker.stand_in and not locker.present)) and waited_for:
+            summary["quiet"] = True
     if isinstance(action, BOARD_ACTIONS) and was is not None and now is not None:
         # A move clears every Agree: the table is told whose, so nobody's vanishes unseen.
         cleared = sorted(was.agreed - now.agreed)

@@ -4,6 +4,8 @@ whole game with one person, through the same actions and events as everyone."""
 from __future__ import annotations
 
 import json
+import time
+from collections.abc import Callable
 
 import httpx
 
@@ -205,3 +207,90 @@ def test_a_bot_stands_in_for_a_player_away_and_hands_the_seat_back(make_server) 
                 what="Cy back in their seat",
             )
         assert state["players"][cy.seat]["bot"] is False
+
+
+def test_bots_let_the_person_read_and_lay_first_and_say_why_they_lock_in(make_server) -> None:  # type: ignore[no-untyped-def]
+    """One person and two bots at a twentieth of a person's pace: on each clover Ada
+    guesses, the bots' first card comes no sooner than 1 s (20 s at the normal pace) after
+    the clover came up. Ada never agrees on a first try: the bot that holds the tie-break
+    locks in only after 3 s (a minute) of quiet on the board, and the table is told why.
+    (Ada agrees on a last try, and where she holds the tie-break, to finish.)"""
+    pace = 0.05
+    api = make_server(SOCLOVER_BOT_PACE=str(pace)).url
+    ada, _ = bots_table(api, 2)
+    news = Stream(f"{api}/r/{ada.code}/stream", {"Cookie": f"{cookie_name(ada.code)}={ada.token}"})
+    ada.act("start")
+    ada.act("clues", clues=["Thing", "Stuff", "Object", "Item"])
+    ada.act("done")
+
+    def now_at(attempt: int) -> Callable[[dict], bool]:  # type: ignore[type-arg]
+        """Whether the table has moved on from try ``attempt`` of this clover."""
+        return lambda s: s["resolution"] is None or s["resolution"]["attempt"] != attempt
+
+    state = wait_for(
+        ada.state, lambda s: s["phase"] == "resolution", what="the bots' clues", timeout=30
+    )
+    came_up = time.monotonic()  # no sooner than the clover came up: a lower bound is kept
+    guessed = quiet_locks = 0
+    while state["phase"] == "resolution":
+        res = state["resolution"]
+        if res["checked"]:
+            state = ada.act("next")
+            came_up = time.monotonic()
+            continue
+        if res["spectator"] == ada.seat:  # the bots rebuild Ada's clover
+            state = wait_for(
+                ada.state, lambda s: s["resolution"]["checked"], what="Ada's clover", timeout=30
+            )
+            continue
+        # Ada guesses: she lays nothing, and reads.
+        attempt = res["attempt"]
+        moved_on = now_at(attempt)
+        laid = wait_for(
+            ada.state,
+            lambda s, moved_on=moved_on: (
+                moved_on(s) or any(x["card"] and not x["locked"] for x in s["resolution"]["board"])
+            ),
+            what="the bots' first card",
+            timeout=30,
+        )
+        assert time.monotonic() - came_up >= 20 * pace * 0.9, json.dumps(laid["resolution"])
+        guessed += attempt == 1
+        full = wait_for(
+            ada.state,
+            lambda s, moved_on=moved_on: moved_on(s) or s["resolution"]["full"],
+            what="the bots' board",
+            timeout=30,
+        )
+        if moved_on(full):
+            state = full
+        elif full["resolution"]["lock_holder"] == ada.seat or attempt == 2:
+            wait_for(lambda: ada.post("agree"), lambda r: r.status_code == 200, what="Agree")
+            wait_for(
+                ada.state,
+                lambda s, moved_on=moved_on: moved_on(s) or s["resolution"]["checked"],
+                what="the check once everyone agrees",
+            )
+        else:
+            # The bot holds the tie-break: it waits out a minute of quiet, then says so.
+            quiet_from = time.monotonic()
+            wait_for(
+                ada.state,
+                lambda s, moved_on=moved_on: moved_on(s) or s["resolution"]["checked"],
+                what="the bot's lock-in after a quiet",
+                timeout=30,
+            )
+            assert time.monotonic() - quiet_from >= 60 * pace * 0.9, "a lock-in too soon"
+            quiet_locks += 1
+        state = ada.state()
+        came_up = time.monotonic()
+    said = []
+    while True:
+        try:
+            said.append(news.next(1.0))
+        except NoEvent:
+            break
+    news.close()
+    assert guessed == 2 and quiet_locks == 1
+    told = [e.data for e in said if e.event == "announce" and "Nobody moved for a while" in e.data]
+    assert len(told) == 1 and "locked the clover in" in told[0]
