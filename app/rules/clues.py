@@ -11,17 +11,21 @@ Two kinds of verdict, held to different standards:
   variation selector, Hangul filler), mixes alphabets so that a letter passes
   for one of another script (``Frоzen`` with a Cyrillic ``о``; see
   :func:`app.rules.lookalikes.disguised_mix`), or it *is* one of the
-  Keywords, or its plural or singular. Words are compared through
-  :func:`fold` (case, accents and width do not count), and also without
-  their inner hyphens and apostrophes, so ``Ice-cream`` and ``Icecream`` are
-  the Keyword "Ice cream". Number comes from ``inflect``, asked in both
+  Keywords, or its plural or singular. Words are compared as their reader
+  reads them (:func:`app.rules.lookalikes.plain`: small capitals, the
+  dotless i, any dash, apostrophe or dot count as the letter or the hyphen
+  they look like), through :func:`fold` (case, accents and width do not
+  count), and without their inner hyphens, apostrophes and dots, so
+  ``Ice-cream``, ``Ice–cream`` and ``Icecream`` are the Keyword "Ice cream"
+  and ``ᴅᴜᴄᴋ`` is "Duck". Number comes from ``inflect``, asked in both
   directions (modern and classical plurals: ``Cactuses`` and ``Cacti``), with
   its slips filtered out. A Clue that only *looks like* a Keyword or its
   plural or singular, letter for letter, is that Keyword too: ``НОРЕ``
   written in Cyrillic is "Hope" to anyone who reads it. Looks are Unicode's
-  confusable skeletons (UTS #39, see :mod:`app.rules.lookalikes`), except
-  between two words written in plain ASCII, where every reader tells
-  ``Bum`` from ``Burn`` and a skeleton would refuse a different word.
+  confusable skeletons (UTS #39, see :func:`app.rules.lookalikes.passes_for`),
+  except between two words written in plain Latin letters, where every
+  reader tells ``Bum`` from ``Burn`` and a skeleton would refuse a different
+  word. The French and Chinese checkers read and compare words the same way.
 
 * **Warnings are a heuristic.** The rulebook also bars "a word of the same
   family", which no program can decide, so a Clue that *looks like* a relative
@@ -94,7 +98,7 @@ import inflect
 import snowballstemmer
 import wordfreq
 
-from app.rules.lookalikes import disguised_mix, is_invisible, look_alike, script
+from app.rules.lookalikes import disguised_mix, is_invisible, passes_for, plain, script, squash
 from app.rules.text import N_, Text, Value
 
 MAX_CLUE_LENGTH = 32
@@ -172,6 +176,8 @@ _ONSET = re.compile(
 IS_KEYWORD = N_('That is one of your keywords: "{keyword}".')
 IS_FORM = N_('"{clue}" is a form of your keyword "{keyword}".')
 RELATIVE = N_('Looks like a relative of "{keyword}". Keep it if it is not.')
+LOOKS_LIKE = N_('That looks like one of your keywords: "{keyword}".')
+LOOKS_LIKE_FORM = N_('"{clue}" looks like a form of your keyword "{keyword}".')
 """The messages every language's checker gives (the Chinese one warns its own way)."""
 
 
@@ -253,16 +259,16 @@ def check_clue(text: str, keywords: Iterable[str]) -> ClueVerdict:
         if _squash(spelling) == clue_key:
             return ClueVerdict(clue, error=problem("keyword", IS_KEYWORD, keyword))
     for keyword, spelling in known:
-        if _passes_for(clue_key, _squash(spelling)):
-            message = N_('That looks like one of your keywords: "{keyword}".')
-            return ClueVerdict(clue, error=problem("keyword", message, keyword))
+        if passes_for(clue, spelling):
+            return ClueVerdict(clue, error=problem("keyword", LOOKS_LIKE, keyword))
     for keyword, spelling in known:
         if clue_key in _forms(spelling) or _squash(spelling) in _forms(clue_spelling):
             return ClueVerdict(clue, error=problem("keyword_form", IS_FORM, keyword, clue=clue))
     for keyword, spelling in known:
-        if any(_passes_for(clue_key, form) for form in _forms(spelling)):
-            message = N_('"{clue}" looks like a form of your keyword "{keyword}".')
-            return ClueVerdict(clue, error=problem("keyword_form", message, keyword, clue=clue))
+        if any(passes_for(clue, form) for form in _forms(spelling)):
+            return ClueVerdict(
+                clue, error=problem("keyword_form", LOOKS_LIKE_FORM, keyword, clue=clue)
+            )
     for keyword, spelling in known:
         if _looks_related(clue_spelling, spelling):
             return ClueVerdict(clue, warning=problem("word_family", RELATIVE, keyword))
@@ -355,36 +361,25 @@ def _show(ch: str) -> str:
     return f'"{ch}"'
 
 
-def _passes_for(clue_key: str, word_key: str) -> bool:
-    """Whether two squashed spellings look the same, letter for letter.
-
-    Never between two plain ASCII words: their readers tell the letters apart,
-    and a skeleton would make ``Bum`` the Keyword "Burn" (rn looks like m).
-    """
-    if clue_key.isascii() and word_key.isascii():
-        return False
-    return look_alike(clue_key, word_key)
-
-
 # --- keys, forms and stems ---------------------------------------------------------
 
 
 @lru_cache(maxsize=4096)
 def _spelling(word: str) -> str:
-    """Folded, with one hyphen and one apostrophe: what ``inflect`` gets to read.
+    """Read plain and folded, with one hyphen and one apostrophe: what ``inflect`` reads.
 
     A Keyword written in two words ("Ice cream") is spelled with a hyphen, so
     that ``Ice-cream`` and ``Icecream`` are that Keyword too.
     """
-    folded = fold(word).strip()
+    folded = fold(plain(word)).strip()
     folded = re.sub(f"[{_HYPHENS}]", "-", folded)
     folded = re.sub(f"[{_APOSTROPHES}]", "'", folded)
     return re.sub(r"\s+", "-", folded)
 
 
 def _squash(spelling: str) -> str:
-    """The exact comparison key: the spelling without its inner hyphens and apostrophes."""
-    return spelling.replace("-", "").replace("'", "")
+    """The exact comparison key: the spelling without its inner hyphens, apostrophes and dots."""
+    return squash(spelling)
 
 
 @lru_cache(maxsize=4096)

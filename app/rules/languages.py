@@ -24,9 +24,15 @@ NAMES = {"en": "English", "fr": "Français", "zh": "中文"}
 
 
 def warm_checkers(languages: Iterable[str]) -> None:
-    """Judge one clue in each language, so their word lists and dictionaries are loaded."""
+    """Judge one clue in each language, so their word lists and dictionaries are loaded.
+
+    In a Chinese room, one in Japanese characters too (剣道): it builds the tables that read
+    them (see :func:`app.rules.lookalikes.plain`).
+    """
     for language in languages:
         check_clue_in(language, "Parapluie", ["Soleil", "Lune"])  # no keyword: every check runs
+        if language == "zh":
+            check_clue_in(language, "剣道", ["太阳", "月亮"])
 
 
 def check_clue_in(language: str, text: str, keywords: Iterable[str]) -> ClueVerdict:

@@ -16,18 +16,28 @@ reads nothing from the network at run time):
   emoji keep their joiners.
 * :func:`disguised_mix` tells a word whose letters come from several scripts
   where one could pass for another's (``Frоzen`` with a Cyrillic ``о``).
+* :func:`plain` and :func:`passes_for` are how every language's clue checker
+  reads a word before comparing it with the keywords, so that a keyword in
+  disguise is still the keyword: :func:`plain` undoes what changes no letter a
+  reader reads (width, small capitals, the dotless i, a dash, apostrophe or dot
+  of any kind, a Chinese word in Japanese or Traditional characters), and
+  :func:`passes_for` compares what is left by confusable skeletons (Greek and
+  Cyrillic letters that look Latin), Chinese, Japanese and Korean letters aside.
 
 Everything a lookup needs is built once at import from the library's bundled
-data (with the library, about a tenth of a second); the lookups are cached, as the
-clue check runs on every keystroke.
+data (with the library, about a tenth of a second), or at the first clue for
+what only clues need; the lookups are cached, as the clue check runs on every
+keystroke.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import Counter
 from functools import lru_cache
 
+import opencc
 from confusable_homoglyphs import categories, confusables
 
 __all__ = [
@@ -36,8 +46,11 @@ __all__ = [
     "is_visible_name",
     "look_alike",
     "lookalike_keys",
+    "passes_for",
+    "plain",
     "script",
     "skeleton",
+    "squash",
 ]
 
 # --- the skeleton ---------------------------------------------------------------------
@@ -286,3 +299,245 @@ def disguised_mix(word: str) -> bool:
         for ch, family in zip(letters, families, strict=True)
         for name in main
     )
+
+
+# --- a word as its reader reads it ----------------------------------------------------------
+
+_CJK = frozenset({"HAN", "HIRAGANA", "KATAKANA", "HANGUL", "BOPOMOFO"})
+"""Scripts whose letters no Latin, Greek or Cyrillic look-alike folding may touch: the
+Han 一 (one) looks like a dash, and a Chinese keyword is written in them."""
+_PROLONGED = frozenset("\u30fc\uff70")
+"""The kana's prolonged sound mark (and its half-width form): a letter of Japanese
+words of the Common script that looks like a dash, and stays a letter."""
+JOINERS = "-'."
+"""What every dash, apostrophe and dot look-alike reads as (see :func:`plain`)."""
+_JOINER_PROTOTYPES = {"-": "-", "\u30fc": "-", "'": "'", ".": ".", "\u00b7": "."}
+"""The confusable prototypes of dashes (the hyphen-minus, and the prolonged sound mark
+that the em dash and the horizontal bar map to), apostrophes, and dots."""
+
+# The blocks that hold Latin small capitals and dotless letters; NFKC has already made
+# the modifier (superscript) letters the letters they raise, small capitals included.
+_VARIANT_BLOCKS = (
+    (0x0100, 0x02FF),  # Latin Extended-A and -B, IPA extensions, spacing modifiers
+    (0x1D00, 0x1DBF),  # phonetic extensions
+    (0xA720, 0xA7FF),  # Latin Extended-D
+    (0xAB30, 0xAB6F),  # Latin Extended-E
+    (0x10780, 0x107BF),  # Latin Extended-F
+    (0x1DF00, 0x1DFFF),  # Latin Extended-G
+)
+_VARIANT_NAME = re.compile(
+    r"LATIN (?:LETTER SMALL CAPITAL|CAPITAL LETTER SMALL CAPITAL|SMALL LETTER DOTLESS)"
+    r" ([A-Z]{1,2})"
+)
+
+
+def _letter_variants() -> dict[str, str]:
+    """Latin small capitals and dotless letters, each to the small letter a reader reads.
+
+    Unicode gives them no decomposition, so NFKC leaves ``ᴅᴜᴄᴋ`` and ``Camıon``
+    as they are, and its confusables know a few only (``ᴄ``, ``ᴜ``, ``ı``, not
+    ``ᴅ`` or ``ᴋ``). Their names say which letter they are, from Unicode's own
+    data (``LATIN LETTER SMALL CAPITAL D``): a letter with a stroke, a hook or
+    a turn is no plain letter and is left out.
+    """
+    found = {}
+    for low, high in _VARIANT_BLOCKS:
+        for code in range(low, high + 1):
+            named = _VARIANT_NAME.fullmatch(unicodedata.name(chr(code), ""))
+            if named:
+                found[chr(code)] = named.group(1).lower()
+    return found
+
+
+_LETTER_VARIANTS = _letter_variants()
+
+
+@lru_cache(maxsize=1)
+def _joiner_marks() -> dict[str, str]:
+    """Each character that looks like a dash, an apostrophe or a dot, and which it reads as.
+
+    From the confusables: every character whose skeleton is one of their
+    prototypes (``–``, ``—``, ``−``, ``’``, ``ʼ``, `````, ``·``, ``ꞏ``...), save
+    the letters of Chinese, Japanese and Korean (see ``_CJK``, ``_PROLONGED``).
+    Built at the first clue, not at import.
+    """
+    marks = {
+        ch: _JOINER_PROTOTYPES[skeleton(ch)]
+        for ch in _PROTOTYPE
+        if skeleton(ch) in _JOINER_PROTOTYPES and script(ch) not in _CJK
+    }
+    marks.update(_JOINER_PROTOTYPES)
+    for ch in _PROLONGED:
+        marks.pop(ch, None)
+    return marks
+
+
+@lru_cache(maxsize=1)
+def _chinese() -> tuple[opencc.OpenCC, opencc.OpenCC, dict[str, str]]:
+    """OpenCC's Japanese-to-Traditional and Traditional-to-Simplified converters, and
+    the Japanese variants its Japanese-to-Traditional table leaves as they are.
+
+    OpenCC's Traditional-to-Japanese table knows more than its way back: ``冰``
+    is ``氷`` in Japanese, ``戶`` is ``戸``, ``鄰`` is ``隣``, and ``jp2t`` keeps
+    ``氷``. So the table is also read backwards, over the CJK blocks (a few
+    hundredths of a second, at the first clue), where one Simplified character
+    answers, or one of the commonest (``郷`` is ``鄉`` or ``鄕``, so ``乡``):
+    ``弁`` stands for three (``瓣``, ``辨``, ``辩``) and is left to ``jp2t``,
+    which reads it in its word (``花弁`` is ``花瓣``).
+    """
+    japanese, to_japanese, simplified = (opencc.OpenCC(name) for name in ("jp2t", "t2jp", "t2s"))
+    han = "".join(chr(code) for low, high in _HAN_BLOCKS for code in range(low, high + 1))
+    candidates: dict[str, set[str]] = {}
+    for written, shinjitai in zip(han, str(to_japanese.convert(han)), strict=True):
+        if written != shinjitai:
+            candidates.setdefault(shinjitai, set()).add(str(simplified.convert(written)))
+    variants = {}
+    for ch, found in candidates.items():
+        common = {candidate for candidate in found if _common_chinese(candidate)} or found
+        if len(common) == 1:
+            variants[ch] = common.pop()
+    return japanese, simplified, variants
+
+
+_HAN_BLOCKS = ((0x3400, 0x4DBF), (0x4E00, 0x9FFF))  # CJK Unified Ideographs, Extension A
+
+
+def _common_chinese(ch: str) -> bool:
+    """Whether ``ch`` is one of the 3755 characters of GB 2312's first level, the commonest
+    of Simplified Chinese (their two bytes begin with 0xB0 to 0xD7)."""
+    try:
+        encoded = ch.encode("gb2312")
+    except UnicodeEncodeError:
+        return False
+    return len(encoded) == 2 and 0xB0 <= encoded[0] <= 0xD7
+
+
+def _variants(text: str) -> str:
+    """Japanese variants (see :func:`_chinese`) in Simplified characters, where one answers."""
+    variants = _chinese()[2]
+    return "".join(ch if _common_chinese(ch) else variants.get(ch, ch) for ch in text)
+
+
+def _simplified(text: str) -> str:
+    """Han characters in Simplified Chinese, from Traditional or Japanese ones.
+
+    OpenCC's tables (``劍`` and ``剣`` are ``剑``, ``鹽`` and ``塩`` are ``盐``,
+    ``糸帯`` is ``丝带``, ``氷`` is ``冰``; see :func:`_chinese`). A word is
+    read as Japanese only when, in Simplified characters, it still holds one
+    that is none of the commonest of Chinese: Japanese writes ``欠`` for
+    ``缺``, but ``欠`` (to owe) is a Chinese word of its own, and ``欠款`` is no
+    ``缺款``.
+    """
+    japanese, simplified, _ = _chinese()
+    text = str(simplified.convert(text))
+    if any(script(ch) == "HAN" and not _common_chinese(ch) for ch in text):
+        read = str(simplified.convert(japanese.convert(text)))  # 手錬: 手鍊, a word: 手链
+        if any(script(ch) == "HAN" and not _common_chinese(ch) for ch in read):
+            for convert in (_variants, japanese.convert, _variants, simplified.convert):
+                text = str(convert(text))  # 郷村: 乡村, not 鄕村
+            read = text
+        text = read
+    return text
+
+
+@lru_cache(maxsize=8192)
+def plain(text: str) -> str:
+    """``text`` as its reader reads it, in the letters of its own script.
+
+    What changes no letter on screen is undone: width and compatibility forms
+    (NFKC: ``ＣＡＴ``, ``𝐂𝐚𝐭``, superscripts), Latin small capitals and dotless
+    letters (``ᴅᴜᴄᴋ``, ``Camıon``), every kind of dash, apostrophe and dot,
+    which become ``-``, ``'`` and ``.`` (see :data:`JOINERS`), and Han
+    characters in their Japanese or Traditional forms, which become Simplified.
+    Case and accents are kept, for the checker to fold its own way; letters of
+    other scripts that merely look Latin are :func:`passes_for`'s to compare.
+    """
+    compatible = unicodedata.normalize("NFKC", text)
+    marks = _joiner_marks()
+    read = "".join(_LETTER_VARIANTS.get(ch) or marks.get(ch) or ch for ch in compatible)
+    if any(script(ch) == "HAN" for ch in read):
+        read = _simplified(read)
+    return unicodedata.normalize("NFC", read)
+
+
+def squash(text: str) -> str:
+    """``text`` without its hyphens, apostrophes and dots (after :func:`plain`)."""
+    return text.translate(_NO_JOINERS)
+
+
+_NO_JOINERS = str.maketrans("", "", JOINERS)
+
+
+@lru_cache(maxsize=8192)
+def word_keys(text: str) -> frozenset[str]:
+    """The keys under which a word looks like another: skeletons of its plain letters.
+
+    Like :func:`lookalike_keys` (as written, in small letters and in capitals,
+    accents aside), after :func:`plain` and without hyphens, apostrophes and
+    dots; small capitals count as their letters here too (a Cyrillic ``в`` is
+    a small capital B), and the letters of Chinese, Japanese and Korean are
+    kept as they are, so no dash-like Han ``一`` is dropped.
+    """
+    read = squash(plain(text))
+    forms = (squash(text), read, read.casefold(), read.upper())
+    return frozenset(_word_skeleton(form) for form in forms)
+
+
+def _word_skeleton(text: str) -> str:
+    runs = re.split("([\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\U00020000-\U0003ffff]+)", text)
+    return "".join(run if index % 2 else _letter_skeleton(run) for index, run in enumerate(runs))
+
+
+def _letter_skeleton(text: str) -> str:
+    for _ in range(4):
+        key = _without_marks(skeleton(text))
+        key = squash(
+            "".join(_LETTER_VARIANTS.get(ch) or _joiner_marks().get(ch) or ch for ch in key)
+        )
+        if key == text:
+            break
+        text = key
+    return text
+
+
+def passes_for(clue: str, word: str) -> bool:
+    """Whether ``clue`` would pass for ``word`` on screen, letter for letter.
+
+    The clue checkers' look-alike test, beyond :func:`plain`: a Greek ``ΑΜΙ`` or
+    a Cyrillic ``Ваtеаu`` is the word ``ami`` or ``bateau``. Never between two
+    words of plain Latin letters once their accents are dropped: their readers
+    tell the letters apart, and a skeleton would make ``Bum`` the word "Burn"
+    (rn looks like m) or ``côme`` the word "corne".
+    """
+    if _plain_latin(clue) and _plain_latin(word):
+        return False
+    if _japanese(clue) and _japanese(clue) == _japanese(word, evident=False):
+        return True
+    return not word_keys(clue).isdisjoint(word_keys(word))
+
+
+@lru_cache(maxsize=8192)
+def _japanese(text: str, evident: bool = True) -> str:
+    """``text`` in Japanese (Shinjitai) characters, through OpenCC's tables, or "" when
+    ``evident`` and it holds no character that only Japanese would write (see
+    :func:`_simplified`): where Traditional spellings differ, the Simplified one
+    may not come back (``項錬`` is ``項鍊`` in Traditional, which OpenCC reads
+    ``项炼``), but ``项链`` in Japanese is ``項錬`` all the same.
+    """
+    if not any(script(ch) == "HAN" for ch in text):
+        return ""
+    simplified = str(_chinese()[1].convert(unicodedata.normalize("NFKC", text)))
+    if evident and all(_common_chinese(ch) for ch in simplified if script(ch) == "HAN"):
+        return ""
+    to_traditional, to_japanese = _to_japanese()
+    return str(to_japanese.convert(to_traditional.convert(simplified)))
+
+
+@lru_cache(maxsize=1)
+def _to_japanese() -> tuple[opencc.OpenCC, opencc.OpenCC]:
+    return opencc.OpenCC("s2t"), opencc.OpenCC("t2jp")
+
+
+@lru_cache(maxsize=8192)
+def _plain_latin(text: str) -> bool:
+    return _without_marks(squash(plain(text))).isascii()
