@@ -2,10 +2,15 @@
 
 Refused, as in English: a keyword itself, or one of its forms: plural
 (``chevaux`` for ``cheval``, ``yeux`` for ``œil``), feminine or masculine
-(``chanteuse`` for ``chanteur``), with or without an elided article
-(``l'arbre`` is ``arbre``), with its ligature spelled out (``oeil`` is
-``œil``). The forms come from simplemma's French lemmas, with the regular
-plurals spelled out in case a word is missing from them.
+(``chanteuse`` for ``chanteur``, ``chienne`` for ``chien``, ``louve`` for
+``loup``), with or without an elided article (``l'arbre`` is ``arbre``), with
+its ligature spelled out (``oeil`` is ``œil``). The forms come from
+simplemma's French lemmas, with the regular plurals spelled out in case a word
+is missing from them, and the feminines simplemma does not know from the rules
+and the list of :func:`_feminines`. Words are read as in English
+(:func:`app.rules.lookalikes.plain`, :func:`app.rules.lookalikes.passes_for`):
+``Cor'beau``, ``Biblio-thèque`` and ``Camıon`` are the keywords they spell, and
+``ΑΜΙ`` in Greek capitals looks like ``ami``.
 
 Warned, and accepted: a word of the keyword's family, which the players judge
 better than any rule (see :func:`_related`):
@@ -50,12 +55,15 @@ from simplemma.strategies import DefaultDictionaryFactory, DefaultStrategy
 from app.rules.clues import (
     IS_FORM,
     IS_KEYWORD,
+    LOOKS_LIKE,
+    LOOKS_LIKE_FORM,
     RELATIVE,
     ClueVerdict,
     _shape_problem,
     fold,
     problem,
 )
+from app.rules.lookalikes import passes_for, plain, squash
 
 _ELISION = re.compile(r"^(?:l|d|j|m|t|s|n|c|qu|jusqu|lorsqu|puisqu)'")
 _JOINS = re.compile(r"[-']")
@@ -190,19 +198,41 @@ def check_clue_fr(text: str, keywords: Iterable[str]) -> ClueVerdict:
     if error is not None:
         return ClueVerdict(clue, error=error)
     written = _written(clue)
-    core = _key(written)
-    for keyword in keywords:
-        key = _key(_written(keyword))
-        if not key:
-            continue
-        if core == key:
+    readings = _readings(clue)
+    known = [(keyword, squash(_key(_written(keyword)))) for keyword in keywords]
+    known = [(keyword, key) for keyword, key in known if key]
+    for keyword, key in known:
+        if key in readings:
             return ClueVerdict(clue, error=problem("keyword", IS_KEYWORD, keyword))
-        if core in _forms(key) or key in _forms(core):
+        if any(_is_form(reading, key) for reading in readings):
             return ClueVerdict(clue, error=problem("keyword_form", IS_FORM, keyword, clue=clue))
-    for keyword in keywords:
-        if _key(keyword) and _related(written, _written(keyword)):
+    for keyword, key in known:
+        if passes_for(clue, keyword):
+            return ClueVerdict(clue, error=problem("keyword", LOOKS_LIKE, keyword))
+        if any(passes_for(clue, form) for form in _forms(key) | _feminines(key)):
+            message = LOOKS_LIKE_FORM
+            return ClueVerdict(clue, error=problem("keyword_form", message, keyword, clue=clue))
+    for keyword, _ in known:
+        if _related(written, _written(keyword)):
             return ClueVerdict(clue, warning=problem("word_family", RELATIVE, keyword))
     return ClueVerdict(clue)
+
+
+@lru_cache(maxsize=4096)
+def _readings(clue: str) -> frozenset[str]:
+    """The keys a clue is read as: without its elided article, and whole.
+
+    Hyphens, apostrophes and dots do not count (``Cor'beau`` is ``corbeau``),
+    so the apostrophe of an article counts either way: ``l'arbre`` is
+    ``arbre``, and ``L'ion`` is also ``lion``.
+    """
+    whole = unicodedata.normalize("NFC", plain(clue).casefold().strip()).translate(_SPELLING)
+    return frozenset({squash(_key(_written(clue))), squash(_key(whole))} - {""})
+
+
+def _is_form(a: str, b: str) -> bool:
+    """Whether two keys are forms of one word: number, gender, or both."""
+    return a in _forms(b) or b in _forms(a) or a in _feminines(b) or b in _feminines(a)
 
 
 # --- spellings, forms and the word data --------------------------------------------------
@@ -211,7 +241,7 @@ def check_clue_fr(text: str, keywords: Iterable[str]) -> ClueVerdict:
 @lru_cache(maxsize=8192)
 def _written(text: str) -> str:
     """Lower case with its accents, the ligatures spelled out, no elided article."""
-    lowered = unicodedata.normalize("NFC", unicodedata.normalize("NFKC", text).casefold())
+    lowered = unicodedata.normalize("NFC", plain(text).casefold())
     return _ELISION.sub("", lowered.strip().translate(_SPELLING), count=1)
 
 
@@ -246,6 +276,77 @@ def _forms(word: str) -> frozenset[str]:
     if not _is_verb(word):
         lemmas = {found for found in lemmas if found == lemma or not _is_verb(found)}
     return frozenset(form for form in forms | lemmas if form)
+
+
+FEMININE_ENDINGS = (
+    ("ien", "ienne"),  # chien, chienne; gardien, pharmacien
+    ("on", "onne"),  # lion, lionne; patron, champion
+    ("et", "ette"),  # cadet, cadette; muet
+    ("teur", "trice"),  # acteur, actrice; explorateur
+    ("eur", "euse"),  # chanteur, chanteuse; coiffeur
+    ("er", "ere"),  # boulanger, boulangère; berger (folded: no accents)
+    ("f", "ve"),  # veuf, veuve; sportif
+    ("eux", "euse"),  # heureux, heureuse
+    ("oux", "ouse"),  # époux, épouse; jaloux
+)
+"""Endings whose feminine French makes the same way each time (masculine, feminine).
+
+Not among them, though French makes feminines so too, because the rule would
+refuse other words: the bare -e (``fil`` and ``file``, ``médecin`` and
+``médecine``, ``loup`` and ``loupe``, ``golf`` and ``golfe``), -eau to -elle
+(``chapeau`` and ``chapelle``, ``vaisseau`` and ``vaisselle``, ``peau`` and
+``pelle``) and -esse (``jeune`` and ``jeunesse``, ``riche`` and ``richesse``).
+Their feminines are in FEMININES when simplemma does not know them."""
+FEMININES = {
+    **{"loup": "louve", "chameau": "chamelle", "jumeau": "jumelle", "agneau": "agnelle"},
+    **{"beau": "belle", "nouveau": "nouvelle", "vieux": "vieille", "fou": "folle"},
+    **{"tourtereau": "tourterelle", "oiseau": "oiselle", "mou": "molle", "dieu": "déesse"},
+    **{"héros": "héroïne", "duc": "duchesse", "empereur": "impératrice", "canard": "cane"},
+    **{"compagnon": "compagne", "copain": "copine", "serviteur": "servante", "dindon": "dinde"},
+    **{"roux": "rousse", "doux": "douce", "faux": "fausse", "blanc": "blanche", "sec": "sèche"},
+    **{"frais": "fraîche", "long": "longue", "gentil": "gentille", "gros": "grosse"},
+    **{"ami": "amie", "cousin": "cousine", "voisin": "voisine", "lapin": "lapine"},
+    **{"ours": "ourse", "chat": "chatte", "marchand": "marchande", "étudiant": "étudiante"},
+    **{"prince": "princesse", "tigre": "tigresse", "comte": "comtesse", "hôte": "hôtesse"},
+    **{"âne": "ânesse", "maître": "maîtresse", "poète": "poétesse", "prêtre": "prêtresse"},
+    **{"ogre": "ogresse", "diable": "diablesse", "traître": "traîtresse", "pape": "papesse"},
+    **{"prophète": "prophétesse", "abbé": "abbesse", "vicomte": "vicomtesse"},
+    **{"veuf": "veuve", "époux": "épouse"},
+}
+"""Feminines no rule above makes and simplemma does not know (masculine: feminine):
+irregular ones, -eau to -elle, -esse, some common ones in a bare -e, and two the
+rules make but find commoner than their masculine (``veuve``, ``épouse``)."""
+_FEMININE_KEYS = {fold(male): fold(female) for male, female in FEMININES.items()}
+
+
+@lru_cache(maxsize=4096)
+def _feminines(key: str) -> frozenset[str]:
+    """The feminine of a masculine key (folded), singular and plural, where French has one.
+
+    From FEMININES, or from FEMININE_ENDINGS when the word so made is neither a
+    form of a verb (``bouton`` makes ``boutonne``, which is ``boutonner``) nor
+    commoner than the masculine: a feminine is rarer than its masculine, and a
+    commoner word so spelled is a word of its own (``mer`` and ``mère``,
+    ``navet`` and ``navette``).
+    """
+    found = set()
+    if key in _FEMININE_KEYS:
+        found.add(_FEMININE_KEYS[key])
+    for male, female in FEMININE_ENDINGS:
+        if key.endswith(male) and len(key) > len(male):
+            feminine = key[: -len(male)] + female
+            lemma = _key(_lemma(feminine))
+            if lemma != key and _is_verb(lemma):
+                continue
+            if _zipf_of_key(feminine) > _zipf_of_key(key):
+                continue
+            found.add(feminine)
+    return frozenset(found | {feminine + "s" for feminine in found})
+
+
+def _zipf_of_key(key: str) -> float:
+    """How common the commonest word spelled ``key`` (without accents) is."""
+    return max(_zipf_by_key().get(key, 0.0), _zipf(key))
 
 
 @lru_cache(maxsize=1)

@@ -1,7 +1,9 @@
 """The clue checker of a Chinese room: the same shape rules, Chinese words.
 
-Refused: the keyword itself, written in Simplified or in Traditional characters
-(``蘋果`` is ``苹果``; the conversion is OpenCC's). Warned, and accepted: a clue
+Refused: the keyword itself, written in Simplified, Traditional or Japanese
+characters (``蘋果`` is ``苹果``, ``剣`` and ``劍`` are ``剑``; the conversions
+are OpenCC's, see :func:`app.rules.lookalikes.plain`), or with a hyphen or
+apostrophe between its characters. Warned, and accepted: a clue
 that holds a keyword (``苹果树`` for ``苹果``) or shares a character with one
 (``火车`` for ``火山``): in Chinese a shared character is most often a shared
 meaning, and the table may think the clue too easy.
@@ -13,19 +15,17 @@ import unicodedata
 from collections.abc import Iterable
 from functools import lru_cache
 
-import opencc
-
-from app.rules.clues import IS_KEYWORD, ClueVerdict, _shape_problem, fold, problem
+from app.rules.clues import IS_KEYWORD, LOOKS_LIKE, ClueVerdict, _shape_problem, fold, problem
+from app.rules.lookalikes import passes_for, plain, squash
 from app.rules.text import N_
 
 SHARES = N_('Shares a character with "{keyword}". Keep it if the table will not mind.')
 
-_TO_SIMPLIFIED = opencc.OpenCC("t2s")
-
 
 @lru_cache(maxsize=4096)
 def simplified(word: str) -> str:
-    return str(_TO_SIMPLIFIED.convert(fold(word)))
+    """The comparison key: read plain (Simplified characters), folded, no hyphens or apostrophes."""
+    return squash(fold(plain(word)))
 
 
 def check_clue_zh(text: str, keywords: Iterable[str]) -> ClueVerdict:
@@ -38,6 +38,9 @@ def check_clue_zh(text: str, keywords: Iterable[str]) -> ClueVerdict:
     for keyword in keywords:
         if key == simplified(keyword):
             return ClueVerdict(clue, error=problem("keyword", IS_KEYWORD, keyword))
+    for keyword in keywords:
+        if passes_for(clue, keyword):
+            return ClueVerdict(clue, error=problem("keyword", LOOKS_LIKE, keyword))
     for keyword in keywords:
         word = simplified(keyword)
         if word and (word in key or key in word or set(word) & set(key)):
