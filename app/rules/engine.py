@@ -23,6 +23,7 @@ from app.rules.deck import cards_needed
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
 from app.rules.languages import check_clue_in
 from app.rules.lookalikes import is_visible_name, look_alike
+from app.rules.names import is_reserved_name
 from app.rules.scoring import check
 from app.rules.state import (
     BOT_NAMES,
@@ -83,6 +84,14 @@ def apply(
     Claims that have run out by the action's ``now`` go first, whatever the action.
     """
     room = _unexpired(room, action.now)
+    if not isinstance(action, act.Timeout) and timers.has_run_out(room, action.now):
+        # Once an enforced clock has run out, only the server's timeout is taken: what
+        # comes after the deadline is judged on the room the timeout makes.
+        raise errors.TimeUp()
+    if isinstance(action, act.Watch) and (seat is not None or watcher is not None):
+        # One person, one place at the table: a player watching under another name
+        # would speak while they must keep silent (the Spectator), or vote twice.
+        raise errors.AlreadySeated() if watcher is None else errors.AlreadyWatching()
     if watcher is not None:
         new = timers.follow(room, _as_watcher(room, watcher, action), action.now)
         return replace(new, seq=room.seq + 1)
@@ -140,21 +149,55 @@ def _join(room: Room, name: str) -> Room:
         raise errors.GameStarted()
     if len(room.players) >= MAX_PLAYERS:
         raise errors.RoomFull()
-    name = _new_name(room, name)
-    player = Player(pid=room.next_pid, name=name)
-    return replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
+    name = _new_name(room, name, watchers=False)
+    # Here, as a watcher is: their request is their first sign of life.
+    player = Player(pid=room.next_pid, name=name, present=True)
+    room = replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
+    return _watchers_make_way(room, name)
 
 
-def _new_name(room: Room, name: str) -> str:
-    """``name`` cleaned, if nobody in the room, seated or watching, goes by it or one like it.
+def _new_name(room: Room, name: str, *, watchers: bool = True) -> str:
+    """``name`` cleaned, if it is nobody's in the room and could pass for no one who runs it.
 
-    A name that looks like another's could pass for them in the seats and the chat.
+    A name that looks like another's could pass for them in the seats and the chat;
+    a reserved one (``Admin``) for the table's staff. ``watchers``: whether the
+    watchers' names count as taken; a player's claim on a name wins over a watcher's.
     """
     name = clean_name(name)
-    taken = [p.name for p in room.players] + [w.name for w in room.watchers]
-    if any(fold(other) == fold(name) or look_alike(other, name) for other in taken):
+    if is_reserved_name(name):
+        raise errors.ReservedName()
+    taken = [p.name for p in room.players] + ([w.name for w in room.watchers] if watchers else [])
+    if any(_same_name(other, name) for other in taken):
         raise errors.NameTaken()
     return name
+
+
+def _same_name(a: str, b: str) -> bool:
+    """Whether two names would pass for one another at the table."""
+    return fold(a) == fold(b) or look_alike(a, b)
+
+
+def _watchers_make_way(room: Room, name: str) -> Room:
+    """The room where no watcher goes by ``name``, a player's now: a watcher who had it
+    watches on under it with a number (``Bea (2)``). Players come first, so nobody can
+    keep a player's own name from them by watching under it before they arrive."""
+    watchers = list(room.watchers)
+    for i, watcher in enumerate(watchers):
+        if _same_name(watcher.name, name):
+            others = [p.name for p in room.players] + [w.name for w in watchers]
+            watchers[i] = replace(watcher, name=_numbered(watcher.name, others))
+    return replace(room, watchers=tuple(watchers))
+
+
+def _numbered(name: str, taken: list[str]) -> str:
+    """``name`` with the first number in brackets that makes it nobody else's."""
+    n = 2
+    while True:
+        suffix = f" ({n})"
+        candidate = name[: MAX_NAME_LENGTH - len(suffix)].rstrip() + suffix
+        if not any(_same_name(other, candidate) for other in taken):
+            return candidate
+        n += 1
 
 
 # --- watchers ---------------------------------------------------------------------
@@ -163,7 +206,11 @@ def _new_name(room: Room, name: str) -> str:
 @_handle.register
 def _on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     """A newcomer watches, in any phase. At the cap, the first come of the watchers who
-    are away makes room; with every watcher here, none may come."""
+    are away makes room; with every watcher here, none may come.
+
+    A newcomer is here: their request is their first sign of life. Counted away until
+    the next presence report, fifty arriving at once would each make room for the
+    next, and a watcher would lose their place the moment they were given it."""
     if seat is not None:
         raise errors.AlreadySeated()
     name = _new_name(room, action.name)
@@ -173,7 +220,7 @@ def _on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Wo
         if away is None:
             raise errors.WatchersFull()
         watchers = tuple(w for w in watchers if w is not away)
-    watcher = Watcher(pid=room.next_pid, name=name)
+    watcher = Watcher(pid=room.next_pid, name=name, present=True)
     return replace(room, watchers=(*watchers, watcher), next_pid=room.next_pid + 1)
 
 
@@ -269,7 +316,8 @@ def _on_add_bot(action: act.AddBot, room: Room, seat: int, deck: Sequence[Words]
     _need_host(room, seat)
     if len(room.players) >= MAX_PLAYERS:
         raise errors.RoomFull()
-    taken = [fold(p.name) for p in room.players]
+    # A bot takes a name nobody goes by, watchers included: it has eight to choose from.
+    taken = [fold(p.name) for p in room.players] + [fold(w.name) for w in room.watchers]
     name = next((n for n in BOT_NAMES if fold(n) not in taken), None)
     if name is None:  # eight names for at most five bots: only people named like them
         name = next(f"Bot {n}" for n in range(1, 8) if fold(f"Bot {n}") not in taken)

@@ -149,6 +149,11 @@ class AlreadySeated(Conflict):
     default_message = N_("You already have a seat at this table.")
 
 
+class AlreadyWatching(Conflict):
+    code = "already_watching"
+    default_message = N_("You are already watching this table.")
+
+
 class GameStarted(Conflict):
     code = "game_started"
     default_message = N_("This game has already started.")
@@ -273,6 +278,16 @@ class NotDue(Conflict):
     default_message = N_("The clock has not run out.")
 
 
+class TimeUp(Conflict):
+    """Sent after an enforced clock ran out, before the server's timeout acted on it.
+
+    The service acts on the clock first and then decides the action again, so a
+    player meets this only where nothing acts on clocks."""
+
+    code = "time_up"
+    default_message = N_("Time is up: the clock acts before anything else.")
+
+
 class AlreadyChecked(Conflict):
     code = "already_checked"
     default_message = N_("This clover has been checked already.")
@@ -292,6 +307,11 @@ class BadName(Invalid):
 class NameTaken(Invalid):
     code = "name_taken"
     default_message = N_("Someone at this table already has that name.")
+
+
+class ReservedName(Invalid):
+    code = "reserved_name"
+    default_message = N_("That name could pass for the people who run this table: choose another.")
 
 
 class BadDecoys(Invalid):

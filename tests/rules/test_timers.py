@@ -354,3 +354,53 @@ def test_the_clock_follows_the_table_whatever_happens(clue_mode, rebuild_mode, d
             assert (room.countdown.ends is None) == room.paused
             assert (room.countdown.left is None) != room.paused
         assert 0 <= room.total() <= PERFECT_SCORE * len(room.turns())
+
+
+# --- nothing beats the clock ------------------------------------------------------------
+
+
+def test_after_an_enforced_deadline_only_the_timeout_is_taken():
+    """Whatever comes at or after zero waits for the timeout, a millisecond late or an
+    hour: the rules judge by the time stamped in the action, not by when the server's
+    clock happened to look."""
+    room = timed(clues=("enforced", 2), rebuild=("enforced", 3))
+    room = apply(room, 0, act.Clues(CLUES, draft=True, now=T0 + 1000))
+    deadline = T0 + 2 * MINUTE
+    # a millisecond before zero, still the table's
+    assert apply(room, 1, act.Clues(CLUES, now=deadline - 1)).clovers[1].clues == tuple(CLUES)
+    for late in (deadline, deadline + 400, deadline + 9 * MINUTE):
+        for seat, action in (
+            (1, act.Clues(CLUES, now=late)),
+            (0, act.Done(now=late)),
+            (0, act.Pause(now=late)),
+            (2, act.Say("wait!", now=late)),
+            (None, act.Presence(frozenset({0, 1, 2}), now=late)),
+        ):
+            with pytest.raises(errors.TimeUp):
+                apply(room, seat, action)
+    # after the timeout, the late action is judged on the room it made
+    timed_out = apply(room, None, act.Timeout(now=deadline + 9 * MINUTE))
+    assert timed_out.clovers[0].done and timed_out.countdown.kind == "grace"
+    with pytest.raises(errors.AlreadyDone):
+        apply(timed_out, 0, act.Clues(CLUES, now=deadline + 9 * MINUTE))
+    late = apply(timed_out, 1, act.Clues(CLUES, now=deadline + 9 * MINUTE))  # within the grace
+    assert late.clovers[1].clues == tuple(CLUES)
+
+
+def test_an_advisory_or_paused_clock_never_holds_an_action_back():
+    advisory = timed(clues=("advisory", 1))
+    apply(advisory, 0, act.Clues(CLUES, now=T0 + 60 * MINUTE))
+    paused = apply(timed(clues=("enforced", 1)), 0, act.Pause(now=T0 + 1000))
+    assert apply(paused, 0, act.Clues(CLUES, now=T0 + 60 * MINUTE)).paused
+
+
+def test_a_try_sent_after_its_deadline_lands_in_the_next_try():
+    room = timed(rebuild=("enforced", 3))
+    room = all_written(room)
+    deadline = room.countdown.ends
+    guesser = next(s for s in range(3) if s != room.spectator())
+    card = room.current_clover().pool_order[0]
+    with pytest.raises(errors.TimeUp):
+        apply(room, guesser, act.Place(card, 0, 0, now=deadline + 100))
+    checked = apply(room, None, act.Timeout(now=deadline + 100))
+    assert checked.resolution.attempt == 2 and checked.countdown.ends == deadline + 100 + 3 * MINUTE

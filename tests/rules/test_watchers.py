@@ -28,7 +28,7 @@ def test_anyone_may_watch_in_any_phase_with_an_id_of_their_own():
     for room in (lobby(3), started(3), resolving(3)):
         watched = watch(room)
         gus = watched.watchers[-1]
-        assert (gus.name, gus.present) == ("Gus", False)
+        assert (gus.name, gus.present) == ("Gus", True)  # their request is a sign of life
         assert gus.pid == room.next_pid and watched.next_pid == room.next_pid + 1
         assert watched.players == room.players and watched.seq == room.seq + 1
 
@@ -53,14 +53,52 @@ def test_a_watchers_name_follows_the_seats_rules_against_players_and_watchers(na
         watch(room, name)
 
 
-def test_nobody_may_take_a_seat_under_a_watchers_name():
-    with pytest.raises(errors.NameTaken):
-        apply(watch(lobby(3)), None, act.Join("gus"))
+def test_a_player_takes_a_watchers_name_and_the_watcher_watches_on_numbered():
+    """Players first: watching under a name nobody sits under yet keeps it from nobody."""
+    room = watch(watch(lobby(3)), "Gus (2)")
+    gus = pid_of(room, "Gus")
+    room = apply(room, None, act.Join("gus"))
+    assert room.players[-1].name == "gus"
+    assert (room.watchers[0].pid, room.watchers[0].name) == (gus, "Gus (3)")
+    # a look-alike spelling makes way too, and the numbered name still fits a name's length
+    room = watch(lobby(3), "Ж" * 24)
+    room = apply(room, None, act.Join("Ж" * 24))
+    assert room.watchers[0].name == "Ж" * 20 + " (2)"
+    with pytest.raises(errors.NameTaken):  # a watcher never takes a player's name
+        watch(room, "ж" * 24)
 
 
-def test_a_seated_player_is_not_a_newcomer_to_watch():
+def test_a_seated_player_or_a_watcher_is_not_a_newcomer_to_watch():
     with pytest.raises(errors.AlreadySeated):
         apply(lobby(3), 1, act.Watch("Gus"))
+    # the Spectator above all, whose silence a name of their own would break
+    room = resolving(3)
+    spectator = room.spectator()
+    with pytest.raises(errors.AlreadySeated):
+        apply(room, spectator, act.Watch("Gus"))
+    out = apply(room, 0, act.Leave()) if spectator != 0 else apply(room, 1, act.Leave())
+    with pytest.raises(errors.AlreadySeated):  # out of the game, still seated
+        apply(out, 0 if spectator != 0 else 1, act.Watch("Gus"))
+    room = watch(room)
+    with pytest.raises(errors.AlreadyWatching):
+        apply(room, None, act.Watch("Hal"), watcher=pid_of(room, "Gus"))
+    assert [w.name for w in room.watchers] == ["Gus"]
+
+
+def test_fifty_newcomers_at_once_are_all_here_and_the_next_is_turned_away():
+    """No report of presence between them: each newcomer counts as here from the start."""
+    room = lobby(3)
+    for n in range(MAX_WATCHERS):
+        room = watch(room, f"W{n}")
+    with pytest.raises(errors.WatchersFull):
+        watch(room, "Late")
+    assert [w.name for w in room.watchers] == [f"W{n}" for n in range(MAX_WATCHERS)]
+
+
+def test_a_bot_takes_no_watchers_name():
+    room = watch(lobby(3), "Basil")
+    room = apply(everyone_present(room), 0, act.AddBot())
+    assert room.players[-1].name == "Fern" and room.watchers[0].name == "Basil"
 
 
 def test_a_watcher_sees_what_someone_without_a_seat_sees_and_says_so():
@@ -70,7 +108,7 @@ def test_a_watcher_sees_what_someone_without_a_seat_sees_and_says_so():
     for key in set(mine) - {"you", "can"}:
         assert mine[key] == public[key], key
     assert mine["resolution"]["solution"] is None and mine["resolution"]["decoys"] is None
-    assert mine["watchers"] == [{"id": pid_of(room, "Gus"), "name": "Gus", "present": False}]
+    assert mine["watchers"] == [{"id": pid_of(room, "Gus"), "name": "Gus", "present": True}]
 
 
 def test_a_watcher_may_not_play():
