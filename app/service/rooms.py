@@ -35,12 +35,13 @@ from app.rules.actions import (
     Say,
     StandIn,
     Start,
+    Timeout,
     Watch,
 )
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
-from app.rules.errors import BadLanguage, RuleError
+from app.rules.errors import BadLanguage, RuleError, TimeUp
 from app.rules.state import LANGUAGES, Room
 from app.rules.text import N_
 from app.rules.views import Audience, View, Viewer, audience, common, history_view, own, viewer_of
@@ -195,15 +196,22 @@ class RoomService:
         await self._arrived(code, pid)
         return Seated(code, token, len(room.players) - 1)
 
-    async def watch(self, code: str, name: str) -> Watching:
+    async def watch(self, code: str, name: str, by: Seat | None = None) -> Watching:
         """A newcomer watches the room. Their token is given as a seat's is, over their
-        pid, so it opens the room for them as a watcher, and as a player once they sit."""
+        pid, so it opens the room for them as a watcher, and as a player once they sit.
+
+        ``by``: the seat the asking device already holds in this room, if any; the rules
+        refuse it (a player does not watch their own table under another name)."""
         token = new_token()
 
         def seat_record(room: Room) -> list[Record]:
+            # Seen now, before the save: a presence report decided meanwhile must not
+            # count the newcomer away and let the next one take their place.
+            self.presence.touch(code, room.watchers[-1].pid)
             return [SeatRecord(hash_token(token), code, room.watchers[-1].pid, self.clock())]
 
-        room = await self.apply(code, None, lambda _room: Watch(name), also=seat_record)
+        asking = None if by is None else by.pid
+        room = await self.apply(code, asking, lambda _room: Watch(name), also=seat_record)
         pid = room.watchers[-1].pid
         self.seats.remember(hash_token(token), Seat(code, pid))
         await self._arrived(code, pid)
@@ -297,8 +305,18 @@ class RoomService:
         async with self.locks.hold(code):
             room, fresh = await self._current(code)
             for _ in range(ATTEMPTS):
+                timing_out = False
                 try:
                     decided = self._decide(room, pid, action_for, expect_seq, also)
+                except TimeUp:
+                    if not fresh:
+                        room, fresh = await self.replay.bring_along(code), True
+                        continue
+                    # An enforced clock ran out before this action came: its timeout acts
+                    # first, saved and told as an action of its own, and the action is
+                    # decided again on the room the timeout made.
+                    decided = self._decide(room, None, lambda _room: Timeout(), None, None)
+                    timing_out = True
                 except RuleError:
                     if fresh:
                         raise
@@ -320,10 +338,14 @@ class RoomService:
                 if finished:
                     self.legends.forget(code)
                 self.copies.put(new)
-                change = change_after(action, seat, room, new, pid)
+                change = change_after(action, seat, room, new, None if timing_out else pid)
                 self.hub.publish(code, change)
                 for listener in self.after_change:
                     listener(new)
+                if timing_out:
+                    # The seq the action was sent at was the room's: it still counts.
+                    room, expect_seq = new, None if expect_seq is None else new.seq
+                    continue
                 return change
             raise StaleAction()
 
@@ -571,7 +593,10 @@ class RoomService:
         def presence_for(room: Room) -> Action | None:
             seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present or p.bot)
             shown = frozenset(s for s, p in enumerate(room.players) if p.present)
-            watching = frozenset(w.pid for w in room.watchers if w.pid in present)
+            # A watcher this process saw since ``present`` was read is here too: one who
+            # came meanwhile must not be shown away, and lose their place to the next.
+            seen = present | self.presence.present(code)
+            watching = frozenset(w.pid for w in room.watchers if w.pid in seen)
             watched = frozenset(w.pid for w in room.watchers if w.present)
             if seats == shown and watching == watched:
                 return None

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
@@ -10,7 +11,7 @@ from pydantic import TypeAdapter, ValidationError
 from starlette.routing import Route
 
 from app.service.codes import normalize_code
-from app.service.errors import RoomNotFound
+from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.web.asking import answering, asking
@@ -18,8 +19,11 @@ from app.web.deps import (
     CodeDep,
     CreateLimit,
     JoinLimit,
+    LookupLimit,
+    OptionalSeat,
     ReaderSeat,
     RequiredSeat,
+    SameOriginUnlessBearer,
     ServiceDep,
     get_service,
     limit,
@@ -27,6 +31,7 @@ from app.web.deps import (
     presented_token,
     required_seat,
     room_code,
+    same_origin_unless_bearer,
     seat_in,
     set_seat_cookie,
 )
@@ -47,9 +52,11 @@ from app.web.schemas import (
     to_action,
 )
 
-router = APIRouter(prefix="/api", tags=["api"])
+router = APIRouter(prefix="/api", tags=["api"], dependencies=[SameOriginUnlessBearer])
 
 ACTION_IN: TypeAdapter[ActionRequest] = TypeAdapter(ActionIn)
+
+T = TypeVar("T")
 
 ROOM_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such room"}}
 
@@ -70,7 +77,7 @@ async def create_room(
     status_code=201,
     response_model=SeatOut,
     responses=ROOM_ERRORS,
-    dependencies=[JoinLimit],
+    dependencies=[JoinLimit, LookupLimit],
 )
 async def join_room(
     code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
@@ -86,17 +93,24 @@ async def join_room(
     status_code=201,
     response_model=WatchOut,
     responses=ROOM_ERRORS,
-    dependencies=[JoinLimit],
+    dependencies=[JoinLimit, LookupLimit],
 )
 async def watch_room(
-    code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
+    code: CodeDep,
+    body: JoinRoom,
+    request: Request,
+    response: Response,
+    service: ServiceDep,
+    seat: OptionalSeat,
 ) -> WatchOut:
     """Watch a room without a seat, in any phase: see what a guesser sees, live, and
     chat while the host allows it (`watchers_chat`). Names follow the rules of seats
-    (422 `bad_name`, `name_taken` against players and watchers alike); 409
-    `watchers_full` when the room has 50 watchers, none of them away. In the lobby a
-    watcher may take a free seat (`sit`), keeping their id and token."""
-    watching = await service.watch(code, body.name)
+    (422 `bad_name`, `reserved_name`, `name_taken` against players and watchers alike);
+    409 `watchers_full` when the room has 50 watchers, none of them away; 409
+    `already_seated` (`already_watching`) for a token or cookie that holds a seat in
+    the room (watches it already). In the lobby a watcher may take a free seat (`sit`),
+    keeping their id and token."""
+    watching = await service.watch(code, body.name, seat)
     set_seat_cookie(request, response, watching.code, watching.token)
     return WatchOut(code=watching.code, token=watching.token, watcher=watching.watcher)
 
@@ -125,7 +139,11 @@ async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> H
 
 
 @router.post(
-    "/rooms/{code}/claims", status_code=201, response_model=ClaimOut, responses=ROOM_ERRORS
+    "/rooms/{code}/claims",
+    status_code=201,
+    response_model=ClaimOut,
+    responses=ROOM_ERRORS,
+    dependencies=[LookupLimit],
 )
 async def post_claim(
     code: CodeDep, body: ClaimIn, request: Request, service: ServiceDep
@@ -154,7 +172,7 @@ async def get_claim(
     `Authorization: Bearer`): `pending`, `allowed` (the token now opens the seat) or
     `refused` (also when withdrawn, run out, or gone with its seat). `waits`: the seat
     is the Spectator's, which moves only once their clover is checked."""
-    state = await service.claims.state(code, claim, presented_token(request, code))
+    state = await _claimant(request, code, service, service.claims.state, claim)
     return ClaimOut(claim=claim, seat=state.seat, status=state.status, waits=state.waits)
 
 
@@ -163,8 +181,25 @@ async def delete_claim(
     code: CodeDep, claim: Annotated[str, Path(max_length=32)], request: Request, service: ServiceDep
 ) -> ClaimOut:
     """Take a seat request back (with its token, as for reading it)."""
-    seat = await service.claims.withdraw(code, claim, presented_token(request, code))
+    seat = await _claimant(request, code, service, service.claims.withdraw, claim)
     return ClaimOut(claim=claim, seat=seat, status="withdrawn")
+
+
+async def _claimant(
+    request: Request,
+    code: str,
+    service: RoomService,
+    asked: Callable[[str, str, str | None], Awaitable[T]],
+    claim: str,
+) -> T:
+    """``asked(code, claim, token)`` for the device holding the claim's token. Anyone
+    else gets 404 ``claim_not_found``, the same for a room that does not exist (no
+    claim is found there either), and their try counts as a lookup by code."""
+    try:
+        return await asked(code, claim, presented_token(request, code))
+    except ClaimNotFound:
+        await limit(request, service, "lookup")
+        raise
 
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)
@@ -193,6 +228,7 @@ async def post_action_first(request: Request, value: Any) -> Response | None:
         body = ACTION_IN.validate_python(value, from_attributes=True)
     except ValidationError:
         return None
+    await same_origin_unless_bearer(request)  # the router's dependency
     service = await get_service(request)
     code = await room_code(request.path_params["code"])
     seat = await required_seat(request, code, service)
