@@ -164,6 +164,32 @@ def test_the_stand_in_host_never_removes_the_host_who_gets_the_controls_back(mak
             s.close()
 
 
+def test_in_a_game_the_stand_in_takes_the_away_host_out_and_the_title_passes(make_server) -> None:  # type: ignore[no-untyped-def]
+    """The table never waits on anyone, the host included: in a game the stand-in may
+    take an away host out like any player, and holds the title from then on. (In the
+    lobby the host's seat waits for them: ``host_stays`` above.)"""
+    api = make_server(**FAST_PRESENCE).url
+    players = table(api, 4)
+    ada, bea, cy, dot = players
+    players[0].act("start")
+    streams = [stream(bea), stream(cy), stream(dot)]  # Ada goes quiet
+    try:
+        room_when(api, ada.code, lambda s: not s["players"][0]["present"], what="Ada away")
+        assert 0 in bea.state()["can"]["drop"]
+        state = bea.act("drop", seat=0)
+        assert state["players"][0]["out"] and state["players"][1]["host"]
+        assert bea.state()["you"] == {"seat": 1, "host": True}
+        # Ada comes back: out of this game, she watches it and chats; the title stays
+        ada.act("say", text="back!")
+        room_when(api, ada.code, lambda s: s["players"][0]["present"], what="Ada back")
+        assert ada.state()["you"] == {"seat": 0, "host": False}
+        assert_error(ada.post("pause"), 403, code="out_of_game")
+        assert [p["host"] for p in public(api, ada.code)["players"]] == [False, True, False, False]
+    finally:
+        for s in streams:
+            s.close()
+
+
 # --- presence in resolution -------------------------------------------------------------------
 
 

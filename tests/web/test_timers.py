@@ -337,3 +337,68 @@ def test_the_room_page_says_the_servers_time_as_it_leaves(
     assert now, page.text[:2000]
     assert before - 1 <= int(now.group(1)) <= after + 1
     assert "&lt;server-now&gt;" in page.text and "<server-now>" not in page.text
+
+
+# --- nothing beats the clock ----------------------------------------------------------
+
+
+def test_a_deadline_that_passed_during_a_restart_acts_before_any_late_move(
+    make_server: Callable[..., Server], clock_file: Path
+) -> None:
+    """Clues sent nine minutes late, to a server just started again, are judged after
+    the timeout: a clover its clock closed stays closed, and the late leaves get the
+    grace they would have had."""
+    server = make_server(SOCLOVER_CLOCK_FILE=str(clock_file))
+    players = table(server.url, 3)
+    host = players[0]
+    timers(host, ("enforced", 5), ("off", 3))
+    host.act("start")
+    players[0].act("clues", clues=clues_for(0))
+    players[0].act("done")
+    players[1].act("clues", clues=clues_for(1), draft=True)  # all four saved, not done
+    players[2].act("clues", clues=[clues_for(2)[0], None, None, None], draft=True)
+    server.stop()
+    ahead(clock_file, 14 * MINUTE)
+    again = make_server(SOCLOVER_CLOCK_FILE=str(clock_file))
+    for p in players:
+        p.base = again.url
+    # Bea's four clues stood at zero: her clover was done then, and stays as it was.
+    late = players[1].post("clues", clues=["Changed", "My", "Mind", "Now"])
+    error = late.json()["error"]
+    assert late.status_code == 409 and error["code"] == "already_done", late.text
+    state = public(again.url, host.code)
+    assert state["clock"]["kind"] == "grace" and state["clock"]["late"] == [2]
+    assert state["players"][1]["done"]
+    # Cy's empty leaves get the half minute, from the moment the timeout acted.
+    answer = players[2].act("clues", clues=clues_for(2))
+    assert answer["clock"]["kind"] == "grace"
+    assert [leaf["clue"] for leaf in answer["clover"]["leaves"]] == clues_for(2)
+
+
+def test_a_move_sent_just_after_the_deadline_lands_after_the_check(
+    timed_server: Server, clock_file: Path
+) -> None:
+    """The server's ticker comes up to half a second after zero; a move sent in between
+    meets the check first, not the board time ran out on."""
+    players = table(timed_server.url, 3)
+    host = players[0]
+    timers(host, ("off", 3), ("enforced", 2))
+    host.act("start")
+    for p in players:
+        p.act("clues", clues=clues_for(p.seat))
+        state = p.act("done")
+    spectator = spectator_of(players)
+    guesser = next(p for p in players if p.seat != spectator.seat)
+    pool = [c["card"] for c in state["resolution"]["pool"]]
+    seq = guesser.state()["seq"]
+    ahead(clock_file, 2 * MINUTE + 0.05)
+    answer = guesser.http.post(
+        f"{timed_server.url}/api/rooms/{host.code}/actions",
+        json={"type": "place", "card": pool[0], "spot": 0, "rotation": 0, "seq": seq},
+        headers=guesser.headers,
+    )
+    assert answer.status_code == 200, answer.text
+    res = answer.json()["state"]["resolution"]
+    # checked at zero, an empty board: the first try is over, the move is the second's
+    assert res["attempt"] == 2 and res["board"][0]["card"] == pool[0]
+    assert answer.json()["seq"] >= seq + 2  # the timeout was an action of its own

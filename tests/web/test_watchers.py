@@ -14,6 +14,7 @@ from ..kit import (
     Stream,
     assert_error,
     create,
+    join,
     public,
     room_when,
     running,
@@ -57,7 +58,7 @@ def test_anyone_with_the_link_watches_under_a_name_and_sees_what_a_guesser_sees(
     gus = Player(api, ada.code, body["token"], -1, "Gus")
     state = gus.state()
     assert state["you"] == {"seat": None, "host": False, "watcher": True}
-    assert state["watchers"] == [{"id": body["watcher"], "name": "Gus", "present": False}]
+    assert state["watchers"] == [{"id": body["watcher"], "name": "Gus", "present": True}]
     # watching is a sign of life, as sitting is: the table soon shows them here
     room_when(api, ada.code, lambda s: s["watchers"][0]["present"], what="Gus shown here")
     assert state["can"]["sit"] and state["can"]["say"] and not state["can"]["start"]
@@ -176,12 +177,9 @@ def test_a_watchers_name_is_refused_as_a_seats_would_be(
     assert [w["name"] for w in ada.state()["watchers"]] == ["Gus"]
 
 
-def test_nobody_sits_under_a_watchers_name_and_bad_requests_are_4xx(api: str) -> None:
+def test_bad_watch_requests_are_4xx(api: str) -> None:
     ada = create(api, "Ada")
     watch(api, ada.code, "Gus")
-    assert_error(
-        httpx.post(f"{api}/api/rooms/{ada.code}/join", json={"name": "gus"}), 422, code="name_taken"
-    )
     for body in ({}, {"name": 3}, {"name": "Hal", "seat": 1}, {"name": "x" * 101}):
         assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", json=body), 422)
     assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", content=b"{"), 422)
@@ -437,3 +435,110 @@ def test_watching_and_a_watchers_chat_are_rate_limited_as_a_seats_are(
     gus.act("say", text="two")
     gus.refused(429, "chat_too_fast", "say", text="three")
     assert [w["name"] for w in public(api, ada.code)["watchers"]] == ["Gus", "Hal"]
+
+
+# --- one person, one place; a crowd at once; names --------------------------------------
+
+
+def test_the_spectators_browser_cannot_watch_under_another_name(api: str) -> None:
+    """A seated device asking to watch its own room is refused, by the API (token or
+    cookie) and by the form alike: the Spectator stays silent in every role."""
+    players = table(api, 3)
+    start_and_write_clues(players)
+    spectator = players[players[0].state()["resolution"]["spectator"]]
+    code = spectator.code
+    by_token = httpx.post(
+        f"{api}/api/rooms/{code}/watch", json={"name": "Ghost"}, headers=spectator.headers
+    )
+    assert "set-cookie" not in by_token.headers
+    error = assert_error(by_token, 409, code="already_seated")
+    assert "already have a seat" in error["message"]
+    by_cookie = httpx.post(
+        f"{api}/api/rooms/{code}/watch",
+        json={"name": "Ghost"},
+        headers=page_headers(api, spectator),
+    )
+    assert_error(by_cookie, 409, code="already_seated")
+    form = httpx.post(
+        f"{api}/r/{code}/watch",
+        data={"name": "Ghost"},
+        headers={"Origin": api, "Cookie": f"soclover_{code}={spectator.token}"},
+    )
+    assert form.status_code == 409 and "already have a seat" in form.text
+    assert "set-cookie" not in form.headers
+    assert public(api, code)["watchers"] == []
+    spectator.refused(403, "spectator_silent", "say", text="psst, top left")
+    # a watcher's device does not watch twice either
+    gus = watch(api, code, "Gus")
+    again = httpx.post(f"{api}/api/rooms/{code}/watch", json={"name": "Hal"}, headers=gus.headers)
+    assert_error(again, 409, code="already_watching")
+    assert [w["name"] for w in public(api, code)["watchers"]] == ["Gus"]
+
+
+def test_seventy_at_once_fifty_watch_and_every_token_given_opens_the_room(api: str) -> None:
+    """Newcomers count as here from their first request: the cap turns the late ones
+    away (409 ``watchers_full``) instead of giving them a place the next one takes."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    host = create(api, "Ada")
+
+    def one(n: int) -> httpx.Response:
+        return httpx.post(f"{api}/api/rooms/{host.code}/watch", json={"name": f"W{n}"}, timeout=30)
+
+    with ThreadPoolExecutor(max_workers=35) as pool:
+        answers = list(pool.map(one, range(70)))
+    given = [r.json()["token"] for r in answers if r.status_code == 201]
+    assert len(given) == 50, [r.status_code for r in answers]
+    for r in answers:
+        if r.status_code != 201:
+            error = assert_error(r, 409, code="watchers_full")
+            assert "try again later" in error["message"]
+    for token in given:
+        seen = httpx.get(
+            f"{api}/api/rooms/{host.code}", headers={"Authorization": f"Bearer {token}"}
+        )
+        assert seen.json()["you"] == {"seat": None, "host": False, "watcher": True}
+    assert len(public(api, host.code)["watchers"]) == 50
+
+
+def test_a_player_takes_the_name_a_watcher_took_first(api: str) -> None:
+    """Players first: the watcher watches on under the name with a number."""
+    ada = create(api, "Ada")
+    squatter = watch(api, ada.code, "Bea")
+    squatter.act("say", text="I am Bea")
+    bea = join(api, ada.code, "bea")
+    state = bea.state()
+    assert state["players"][1]["name"] == "bea"
+    assert [w["name"] for w in state["watchers"]] == ["Bea (2)"]
+    # the watcher keeps their place and their token, under the new name
+    assert squatter.state()["you"]["watcher"] is True
+    line = squatter.act("say", text="still here")["chat"][-1]
+    assert (line["name"], line["watcher"]) == ("Bea (2)", True)
+    # and never takes a player's name back
+    r = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "BEA"})
+    assert_error(r, 422, code="name_taken")
+
+
+@pytest.mark.parametrize(
+    "name", ["Admin", "ADMIN ", "\u0410dmin", "Modérateur", "管理员", "System Bea", "Host"]
+)
+def test_a_name_that_passes_for_the_tables_staff_is_refused_everywhere(api: str, name: str) -> None:
+    ada = create(api, "Ada")
+    for path in ("/api/rooms", f"/api/rooms/{ada.code}/join", f"/api/rooms/{ada.code}/watch"):
+        r = httpx.post(f"{api}{path}", json={"name": name})
+        error = assert_error(r, 422, code="reserved_name")
+        assert "could pass for the people who run this table" in error["message"]
+    french = httpx.post(
+        f"{api}/api/rooms/{ada.code}/watch", json={"name": name}, headers={"Accept-Language": "fr"}
+    )
+    assert "could pass" not in assert_error(french, 422, code="reserved_name")["message"]
+    form = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
+    assert form.status_code == 422 and "could pass for the people who run this table" in form.text
+    state = ada.state()
+    assert [p["name"] for p in state["players"]] == ["Ada"] and state["watchers"] == []
+
+
+def test_a_name_with_such_a_word_inside_it_is_fine(api: str) -> None:
+    ada = create(api, "Modesto")
+    assert join(api, ada.code, "Ghost").name == "Ghost"
+    watch(api, ada.code, "Hostetler")
