@@ -13,19 +13,20 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from app.rules.errors import BadSeat, RuleError
 from app.rules.text import N_
 from app.service.codes import normalize_code
-from app.service.errors import RoomNotFound
+from app.service.errors import ClaimNotFound, RateLimited, RoomNotFound
 from app.web import render
 from app.web.asking import asking, claim_cookie, claim_of
 from app.web.deps import (
+    SameOriginPosts,
     ServiceDep,
-    check_same_origin,
     limit_claims,
-    seat_in,
+    reader_seat,
     set_seat_cookie,
 )
 from app.web.i18n import Lang
+from app.web.pages import form_number
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(include_in_schema=False, dependencies=[SameOriginPosts])
 
 CLAIM_HOURS = 24
 
@@ -50,20 +51,26 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang:
     normalized = normalize_code(code)
     if normalized is None:
         return _no_room(code, lang)
-    if await seat_in(request, normalized, service) is not None:
-        return RedirectResponse(f"/r/{normalized}", status_code=303)
-    form = await request.form()
-    raw = form.get("seat")
     try:
-        check_same_origin(request)
-        if not isinstance(raw, str) or not raw.isdigit() or len(raw) > 2:
-            raise BadSeat(N_("Choose the seat that is yours."))
+        if await reader_seat(request, normalized, service) is not None:
+            return RedirectResponse(f"/r/{normalized}", status_code=303)
         await limit_claims(request, service, normalized)
-        claimed = await service.claims.claim(normalized, int(raw), **asking(request, normalized))
+    except RateLimited as error:
+        # Said before the room is read: the same page whether or not the code is a room.
+        return _page("error", lang, error.status, message=error)
+    raw = (await request.form()).get("seat")
+    seat = form_number(raw) if isinstance(raw, str) else None
+    try:
+        if seat is None or not 0 <= seat < 100:
+            raise BadSeat(N_("Choose the seat that is yours."))
+        claimed = await service.claims.claim(normalized, seat, **asking(request, normalized))
     except RoomNotFound:
         return _no_room(code, lang)
     except RuleError as error:
-        view = await service.view(normalized, None)
+        try:
+            view = await service.view(normalized, None)
+        except RoomNotFound:
+            return _no_room(code, lang)
         return _page("join", lang, error.status, error=error, **render.room_context(view))
     response = RedirectResponse(f"/r/{normalized}/claim", status_code=303)
     response.set_cookie(
@@ -99,6 +106,7 @@ async def _claim_answer(
         return _no_room(code, lang)
     asked = claim_of(request, normalized)
     if asked is None:
+        await reader_seat(request, normalized, service)  # a lookup, if seatless
         return _to_room(normalized, request)
     claim_id, token = asked
     waits = False
@@ -106,6 +114,10 @@ async def _claim_answer(
         state = await service.claims.state(normalized, claim_id, token)
         status, seat, waits = state.status, state.seat, state.waits
         view = await service.view(normalized, None)
+    except ClaimNotFound:
+        # No such request here, whether or not the code is a room: the same answer.
+        await reader_seat(request, normalized, service)  # a lookup, if seatless
+        status, seat, view = "refused", -1, None
     except RoomNotFound:
         return _no_room(code, lang)
     except RuleError:
@@ -142,11 +154,12 @@ async def withdraw_claim(request: Request, code: str, service: ServiceDep, lang:
         return _no_room(code, lang)
     asked = claim_of(request, normalized)
     try:
-        check_same_origin(request)
-        if asked is not None:
-            await service.claims.withdraw(normalized, *asked)
-    except RoomNotFound:
-        return _no_room(code, lang)
+        if asked is None:
+            raise ClaimNotFound()
+        await service.claims.withdraw(normalized, *asked)
+    except ClaimNotFound:
+        # Nothing of this device's to take back, whether or not the code is a room.
+        await reader_seat(request, normalized, service)  # a lookup, if seatless
     except RuleError:
         pass  # already answered or gone: nothing left to take back
     response = RedirectResponse(f"/r/{normalized}", status_code=303)

@@ -489,10 +489,13 @@ def test_unknown_or_invalid_room_codes_are_404(api: str, code: str) -> None:
         http.get(f"{api}/api/rooms/{code}"),
         http.get(f"{api}/api/rooms/{code}/events"),
         http.post(f"{api}/api/rooms/{code}/join", json={"name": "Zed"}),
-        http.post(f"{api}/api/rooms/{code}/actions", json={"type": "say", "text": "hi"}),
     ):
         assert r.status_code in (404, 405), f"{r.request.method} {r.request.url}: {r.text}"
         assert_error(r)
+    # An action without a seat is 401 whether or not the code could be a room's: a 404
+    # for unknown codes would tell a stranger which are rooms (tests/web/test_strangers.py).
+    r = http.post(f"{api}/api/rooms/{code}/actions", json={"type": "say", "text": "hi"})
+    assert assert_error(r, 401, 404)["code"] in ("not_seated", "room_not_found", "not_found")
 
 
 def test_lookalike_codes_are_404_and_never_reach_the_room(api: str, lobby: list[Player]) -> None:
@@ -743,4 +746,63 @@ def test_a_refused_join_keeps_the_room_as_it_was(api: str) -> None:
     assert assert_error(r, 409)["code"] == "game_started"
     assert public(api, players[0].code) == before
     # and a fresh seat still works in a lobby
-    assert join(api, create(api, "Host").code, "Zed").seat == 1
+    assert join(api, create(api, "Hostess Ada").code, "Zed").seat == 1
+
+
+# --- numbers in forms -------------------------------------------------------------------------
+
+
+NOT_PLAIN_NUMBERS = ["²", "①", "٣", "３", "3_0", "1e1", "0x1", "9" * 50, "", " ", "one"]
+"""What ``str.isdigit()`` or ``int()`` would take (or stumble on), and a form never means."""
+
+
+def _page_refusal(r: httpx.Response, status: int) -> None:
+    """A refusal as a page of its own status, with the security headers, no cookie set."""
+    assert r.status_code == status, f"{r.request.url}: {r.status_code} {r.text[:300]}"
+    assert r.headers["content-type"].startswith("text/html")
+    assert "script-src 'self'" in r.headers["content-security-policy"]
+    assert r.headers["x-content-type-options"] == "nosniff"
+    assert "set-cookie" not in r.headers
+
+
+@pytest.mark.parametrize("seat", NOT_PLAIN_NUMBERS, ids=ascii)
+def test_a_seat_request_form_takes_plain_digits_only(api: str, seat: str) -> None:
+    """``seat=²`` passed ``str.isdigit()`` and broke ``int()``: a 500 without headers."""
+    ada = table(api, 3)[0]
+    before = settled(api, ada.code)
+    here = f"198.19.{NOT_PLAIN_NUMBERS.index(seat)}.1"  # seat requests are limited per address
+    r = http.post(
+        f"{api}/r/{ada.code}/claim",
+        data={"seat": seat},
+        headers={"Origin": api, "X-Forwarded-For": here},
+    )
+    _page_refusal(r, 422)
+    assert "Choose the seat that is yours." in r.text
+    assert settled(api, ada.code) == before
+    assert ada.state()["claims"] == []
+
+
+@pytest.mark.parametrize("decoys", [d for d in NOT_PLAIN_NUMBERS if d.strip()], ids=ascii)
+def test_the_forms_number_of_decoys_takes_plain_digits_only(api: str, decoys: str) -> None:
+    """``int()`` read ``٣`` and ``３`` as 3: a room was made, a setting changed."""
+    r = http.post(f"{api}/rooms", data={"name": "Ada", "decoys": decoys}, headers={"Origin": api})
+    _page_refusal(r, 422)
+    host = create(api, "Ada")
+    r = http.post(
+        f"{api}/r/{host.code}/act",
+        data={"type": "settings", "decoys": decoys},
+        headers={"Origin": api, "Cookie": f"soclover_{host.code}={host.token}"},
+    )
+    _page_refusal(r, 422)
+    assert host.state()["decoys"] == 1
+
+
+def test_plain_numbers_in_forms_still_work(api: str) -> None:
+    host = create(api, "Ada")
+    r = http.post(
+        f"{api}/r/{host.code}/act",
+        data={"type": "settings", "decoys": " 3 "},
+        headers={"Origin": api, "Cookie": f"soclover_{host.code}={host.token}"},
+    )
+    assert r.status_code == 303, r.text
+    assert host.state()["decoys"] == 3

@@ -292,7 +292,8 @@ def test_a_finished_room_expires_but_its_legend_stays(make_server) -> None:  # t
         what="the finished room gone",
     )
     assert_error(r, 404, code="room_not_found")
-    assert_error(players[0].post("again"), 404, code="room_not_found")
+    # a seat of a room that is gone is no seat: the answer a stranger gets for any code
+    assert_error(players[0].post("again"), 401, code="not_seated")
     late = httpx.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"})
     assert_error(late, 404, code="room_not_found")
     assert_error(httpx.get(f"{api}/api/rooms/{code}/events"), 404, code="room_not_found")

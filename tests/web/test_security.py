@@ -378,3 +378,121 @@ def test_a_token_stands_for_its_own_seat_only(api: str) -> None:
     )
     assert_error(r, 403, code="not_host")
     assert public(api, players[0].code)["decoys"] == 1
+
+
+# --- every post from another site ---------------------------------------------------------------
+
+
+POSTED: dict[str, dict[str, object]] = {
+    "/rooms": {"data": {"name": "Zed", "decoys": "2"}},
+    "/join": {"data": {"code": "{code}"}},
+    "/language": {"data": {"to": "fr", "back": "/"}},
+    "/r/{code}/join": {"data": {"name": "Zed"}},
+    "/r/{code}/watch": {"data": {"name": "Zed"}},
+    "/r/{code}/seat": {"data": {"token": "{token}"}},
+    "/r/{code}/act": {"data": {"type": "settings", "decoys": "3"}},
+    "/r/{code}/check": {"data": {"leaf": "0", "clue0": "Qzq"}},
+    "/r/{code}/claim": {"data": {"seat": "1"}},
+    "/r/{code}/claim/withdraw": {"data": {}},
+    "/api/rooms": {"json": {"name": "Zed"}},
+    "/api/rooms/{code}/join": {"json": {"name": "Zed"}},
+    "/api/rooms/{code}/watch": {"json": {"name": "Zed"}},
+    "/api/rooms/{code}/claims": {"json": {"seat": 1}},
+    "/api/rooms/{code}/actions": {"json": {"type": "settings", "decoys": 3}},
+}
+"""What each post sends, as our own pages (or a script) would: each would change
+something if it were let through (a room, a seat, a cookie, a request)."""
+
+
+FROM: list[str] = []
+"""The seat requests made so far, one client address each."""
+
+
+def test_every_post_route_is_in_the_table_above() -> None:
+    from .routes import every_route
+
+    assert {path for method, path in every_route() if method == "POST"} == set(POSTED)
+
+
+@pytest.mark.parametrize(
+    "foreign",
+    [{"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}],
+    ids=["Origin", "Sec-Fetch-Site"],
+)
+@pytest.mark.parametrize("path", POSTED)
+def test_every_post_from_another_site_is_refused_before_anything_is_done(
+    api: str, path: str, foreign: dict[str, str]
+) -> None:
+    """With the cookies a browser would send along (the seat's, and a pending seat
+    request's), every post route answers 403 and sets, deletes and changes nothing:
+    the check runs before the route does anything (the withdraw form deleted the
+    request's cookie, leaving an allowed seat to no device)."""
+    ada, bea, _ = table(api, 3)
+    claim = httpx.post(
+        f"{api}/api/rooms/{ada.code}/claims",
+        json={"seat": 1},
+        headers={"X-Forwarded-For": f"198.18.{len(FROM)}.1"},  # seat requests are limited
+    ).json()
+    FROM.append(claim["claim"])
+    cookies = {
+        f"soclover_{ada.code}": ada.token,
+        f"soclover_claim_{ada.code}": f"{claim['claim']}.{claim['token']}",
+    }
+    before = ada.state()
+    sent = {
+        kind: {
+            k: v.format(code=ada.code, token=bea.token) if isinstance(v, str) else v
+            for k, v in fields.items()
+        }
+        for kind, fields in POSTED[path].items()
+        if isinstance(fields, dict)
+    }
+    with httpx.Client(base_url=api, cookies=cookies, timeout=10) as client:
+        r = client.post(path.format(code=ada.code), headers=foreign, **sent)  # type: ignore[arg-type]
+    assert r.status_code == 403, f"{path}: {r.status_code} {r.text[:300]}"
+    assert "set-cookie" not in r.headers, r.headers.get_list("set-cookie")
+    if path.startswith("/api/"):
+        assert_error(r, 403, code="forbidden")
+    else:
+        assert r.headers["content-type"].startswith("text/html")
+        assert "That request came from another site." in r.text
+    after = ada.state()
+    for state in (before, after):
+        del state["seq"]
+        for player in state["players"]:
+            del player["present"]
+    assert after == before
+    assert [c["id"] for c in after["claims"]] == [claim["claim"]]  # still waiting
+
+
+# --- an unexpected error ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "kind"),
+    [("/api/rooms/ABCDEF", "application/json"), ("/r/ABCDEF", "text/html")],
+)
+def test_an_unexpected_error_is_a_500_with_every_header(
+    tmp_path: pytest.TempPathFactory, path: str, kind: str
+) -> None:
+    """A route that fails unexpectedly answers the application's 500, JSON or a page,
+    with the security headers: Starlette's error middleware, outside ours, sent it bare."""
+    from starlette.testclient import TestClient
+
+    from app.config import Settings
+    from app.main import create_app
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the disk is gone")
+
+    app = create_app(Settings(database_url=f"sqlite:///{tmp_path}/soclover.sqlite3"))
+    # Starlette's client runs the app on a thread of its own: the browser tests leave
+    # an event loop running on this one.
+    with TestClient(app, raise_server_exceptions=False) as client:
+        app.state.service.view = broken
+        r = client.get(path)
+    assert r.status_code == 500
+    assert r.headers["content-type"].startswith(kind)
+    assert "the disk is gone" not in r.text
+    _assert_security_headers(r)
+    assert r.headers["cache-control"] == "no-store"
