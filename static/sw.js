@@ -16,13 +16,14 @@
 // deletes every other one when it takes over.
 "use strict";
 
-const VERSION = "2";
+const VERSION = "3";
 const CACHE = "soclover-static-" + VERSION;
 const SHELL = [
   "/static/table.css",
   "/static/table.js",
   "/static/theme.js",
   "/static/install.js",
+  "/static/share.js",
   "/static/vendor/htmx-2.0.11.min.js",
   "/static/vendor/htmx-ext-sse-2.2.4.min.js",
   "/static/clover.svg",

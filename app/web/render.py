@@ -71,6 +71,52 @@ def as_read(pair: Sequence[Any], leaf: int) -> list[Any]:
     return list(reversed(pair)) if leaf == 2 else list(pair)
 
 
+def share_of(view: dict[str, Any], lang: str) -> dict[str, Any]:
+    """What the end screen's Share button draws, from the seat's view of the finished game:
+    the players' names, the score, and each checked clover (its Spectator's name, its clues,
+    the true keywords facing each leaf, each try), with its words said in ``lang``.
+
+    Never the room's code: the picture is shown outside the room."""
+    tr = translations(lang)
+    names = [p["name"] for p in view["players"]]
+    clovers = []
+    for c in view.get("history") or []:
+        truth = sorted(c["solution"], key=lambda s: s["spot"])
+        tries = []
+        for t in c["tries"]:
+            right, total = sum(1 for p in t["placements"] if p["right"]), len(t["placements"])
+            said = tr.ngettext(
+                "Try %(attempt)d: %(right)d of %(total)d right",
+                "Try %(attempt)d: %(right)d of %(total)d right",
+                right,
+            )
+            tries.append(said % {"attempt": t["attempt"], "right": right, "total": total})
+        heading = tr.ngettext(
+            "%(player)s's clover: %(num)d point", "%(player)s's clover: %(num)d points", c["score"]
+        )
+        clovers.append(
+            {
+                "title": heading % {"player": c["name"], "num": c["score"]},
+                "clues": list(c["clues"]),
+                "keywords": [
+                    [w or "" for w in as_read(facing(truth, leaf), leaf)] for leaf in range(4)
+                ],
+                "tries": tries,
+            }
+        )
+    listed = tr.gettext(LIST_SEPARATOR).join(names)
+    # Translators: on the picture of a finished game: who played it ("Ada, Bea, Cy")
+    players = tr.gettext("Players: %(names)s") % {"names": listed}
+    # Translators: on the picture of a finished game: its score ("16 of 18", in points)
+    score = tr.gettext("Score: %(score)s of %(max)s") % {"score": view["total"], "max": view["max"]}
+    return {
+        "language": view["language"],
+        "players": players,
+        "score": score,
+        "clovers": clovers,
+    }
+
+
 @lru_cache(maxsize=256)
 def qr_svg(url: str) -> str:
     """The invite link as an SVG QR code (no script). Served as an image of its own,
@@ -115,6 +161,7 @@ def make_environment(lang: str) -> Environment:
         warning_text=warning_text,
         REGIONS=REGIONS,
     )
+    env.globals["share_of"] = lambda view: share_of(view, lang)
     return env
 
 
