@@ -235,3 +235,23 @@ def test_the_host_finds_the_players_and_start_on_the_first_screen(
     page.locator("#lobby-settings summary").click()
     page.evaluate("() => scrollTo(0, 0)")
     assert page.evaluate(IN_VIEW_JS, [".lobby button.primary"]) == []
+
+
+def test_with_four_to_six_at_the_table_start_is_still_on_the_hosts_first_screen(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    """A longer list of players: Start comes before the invite, on the first screen."""
+    players = kit.table(server.url, 4)
+    host = players[0]
+    for extra in ("Eve", "Fay", None):
+        for size in (PHONE, {"width": 390, "height": 844}):
+            page = open_player(host.name, size, token=host.token, code=host.code).page
+            page.goto(f"{server.url}/r/{host.code}")
+            page.locator(".lobby").wait_for()
+            assert page.locator("#players .player").count() == len(players)
+            assert page.evaluate("() => scrollY") == 0
+            wanted = ["#players .player", ".lobby button.primary"]
+            assert page.evaluate(IN_VIEW_JS, wanted) == [], (len(players), size)
+        if extra:
+            players.append(kit.join(server.url, host.code, extra))
+    assert len(players) == 6
