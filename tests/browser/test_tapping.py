@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .. import kit
 from .conftest import PHONE, OpenPlayer, Player
 from .test_phone import IN_VIEW_JS, _rebuild
@@ -24,21 +26,31 @@ ONE_LINE_JS = """(selector) => {
 }"""
 
 
-def _guesser(open_player: OpenPlayer, seat: kit.Player, locale: str = "en-GB") -> Player:
-    player = open_player(seat.name, PHONE, token=seat.token, code=seat.code, locale=locale)
+TALL_PHONE = {"width": 390, "height": 844}
+PHONES = pytest.mark.parametrize("size", [PHONE, TALL_PHONE], ids=["360x740", "390x844"])
+
+
+def _guesser(
+    open_player: OpenPlayer,
+    seat: kit.Player,
+    locale: str = "en-GB",
+    size: dict[str, int] = PHONE,
+) -> Player:
+    player = open_player(seat.name, size, token=seat.token, code=seat.code, locale=locale)
     player.goto(f"/r/{seat.code}")
     player.page.locator(".resolve").wait_for()
     return player
 
 
+@PHONES
 def test_the_tap_hint_shows_on_a_phone_in_each_language_and_a_laid_card_moves(
-    open_player: OpenPlayer, server: Any
+    open_player: OpenPlayer, server: Any, size: dict[str, int]
 ) -> None:
     players = kit.table(server.url, 3)
     holder, truth = _rebuild(players)
     said = {}
     for lang, locale in LOCALES.items():
-        page = _guesser(open_player, holder, locale).page
+        page = _guesser(open_player, holder, locale, size).page
         hint = page.evaluate(ONE_LINE_JS, "#tap-hint")
         assert hint["visible"] and hint["oneLine"] and hint["whole"], (lang, hint)
         assert hint["size"] >= 12, (lang, hint)
@@ -55,7 +67,7 @@ def test_the_tap_hint_shows_on_a_phone_in_each_language_and_a_laid_card_moves(
     assert laptop.page.locator("#tap-hint").is_hidden()
 
     # Laid, the card stays chosen; tapped again it stays chosen, and the next spot moves it.
-    page = _guesser(open_player, holder).page
+    page = _guesser(open_player, holder, size=size).page
     card = truth[0]["card"]
     page.locator(f'.pool .card[data-card="{card}"]').click()
     page.locator('.place[data-spot="0"]').click()
@@ -74,10 +86,13 @@ def test_the_tap_hint_shows_on_a_phone_in_each_language_and_a_laid_card_moves(
     page.locator(f'.pool .card[data-card="{other}"][aria-pressed="false"]').wait_for()
 
 
-def test_a_move_tapped_offline_is_not_lost_in_silence(open_player: OpenPlayer, server: Any) -> None:
+@PHONES
+def test_a_move_tapped_offline_is_not_lost_in_silence(
+    open_player: OpenPlayer, server: Any, size: dict[str, int]
+) -> None:
     players = kit.table(server.url, 3)
     holder, truth = _rebuild(players)
-    player = _guesser(open_player, holder)
+    player = _guesser(open_player, holder, size=size)
     # the stream's error while offline, and the failed request, as htmx logs them
     player.allow(
         r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|htmx:sendError|"
@@ -244,7 +259,7 @@ def test_with_four_to_six_at_the_table_start_is_still_on_the_hosts_first_screen(
     players = kit.table(server.url, 4)
     host = players[0]
     for extra in ("Eve", "Fay", None):
-        for size in (PHONE, {"width": 390, "height": 844}):
+        for size in (PHONE, TALL_PHONE):
             page = open_player(host.name, size, token=host.token, code=host.code).page
             page.goto(f"{server.url}/r/{host.code}")
             page.locator(".lobby").wait_for()
