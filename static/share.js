@@ -229,14 +229,12 @@
     });
   });
 
-  // The button shows where the picture can be made; it is drawn at once, so that a tap
-  // finds it ready (a share sheet opens only close to the tap).
+  // The button shows wherever the page's script runs (table.css, ".js"); its picture is
+  // drawn as soon as it is on the page, so that a tap finds it ready (a share sheet
+  // opens only close to the tap).
   function reveal(root) {
     if (!root || !root.querySelectorAll || !window.HTMLCanvasElement || !document.fonts) return;
-    root.querySelectorAll(".share-game[hidden]").forEach(function (button) {
-      button.hidden = false;
-      picture(button);
-    });
+    root.querySelectorAll(".share-game").forEach(function (button) { picture(button); });
   }
   document.addEventListener("DOMContentLoaded", function () { reveal(document); });
   document.addEventListener("htmx:load", function (event) { reveal(event.detail && event.detail.elt); });

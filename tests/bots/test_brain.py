@@ -175,7 +175,8 @@ def test_a_guessing_bot_lays_a_card_on_the_first_free_spot_then_agrees(brain) ->
     seat = next(s for s in (1, 2) if room.is_guesser(s))
     for spot in range(4):
         turn = decide(view(room, seat), brain)
-        assert turn is not None and turn.pace is Pace.MOVE
+        # a card laid goes at a reading pace, after people had their go (the service's)
+        assert turn is not None and turn.pace is Pace.CARD
         assert isinstance(turn.action, act.Place) and turn.action.spot == spot
         room = apply(room, seat, turn.action)
     turn = decide(view(room, seat), brain)
