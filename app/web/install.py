@@ -60,7 +60,7 @@ async def service_worker() -> FileResponse:
     )
 
 
-@router.get("/favicon.ico")
+@router.api_route("/favicon.ico", methods=["GET", "HEAD"])
 async def favicon() -> FileResponse:
     """The favicon where it is asked for by name: the pages link ``clover.svg``, but
     bookmarks, feed readers and older browsers ask for ``/favicon.ico`` without looking."""
