@@ -450,7 +450,6 @@
 
   // --- the chat: a sheet on phones, the newest line in sight, an unread count -------
 
-  var CHAT_SHOWN = 100;
   var unread = 0;
   var atBottom = true;
   function chatBox() { return document.getElementById("chat-box"); }
@@ -530,7 +529,9 @@
     if (!elt || (elt.id !== "chat-lines" && elt.id !== "chat")) return;
     var lines = document.getElementById("chat-lines");
     if (!lines) return;
-    while (lines.children.length > CHAT_SHOWN) lines.removeChild(lines.firstElementChild);
+    // as many lines as the server draws (render.CHAT_SHOWN), said on the list itself
+    var shown = parseInt(lines.dataset.shown, 10);
+    while (shown > 0 && lines.children.length > shown) lines.removeChild(lines.firstElementChild);
     localTimes(lines);
     if (elt.id === "chat") { toBottom(); return; }
   });

@@ -23,6 +23,8 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 MIN_DECOYS = 1
 MAX_DECOYS = 4
+STANDARD_DECOYS = 1
+"""The rules' own game: one decoy a clover; more make it harder."""
 MAX_NAME_LENGTH = 24
 MAX_CHAT_LENGTH = 300
 MAX_CLAIMS = 6

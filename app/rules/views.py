@@ -34,8 +34,11 @@ from app.rules.state import (
     CLAIM_MS,
     MAX_DECOYS,
     MAX_PLAYERS,
+    MAX_TIMER_MINUTES,
     MIN_DECOYS,
     MIN_PLAYERS,
+    MIN_TIMER_MINUTES,
+    STANDARD_DECOYS,
     TIMER_PHASES,
     Clover,
     Resolution,
@@ -47,8 +50,10 @@ if TYPE_CHECKING:  # the views read records; they need not load the engine that 
 
 LIMITS = {
     "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-    "decoys": {"min": MIN_DECOYS, "max": MAX_DECOYS},
+    "decoys": {"min": MIN_DECOYS, "max": MAX_DECOYS, "standard": STANDARD_DECOYS},
+    "timer_minutes": {"min": MIN_TIMER_MINUTES, "max": MAX_TIMER_MINUTES},
 }
+"""The bounds the rules hold a table to, for pages and clients to offer (never restate)."""
 
 View = dict[str, Any]
 

@@ -22,7 +22,7 @@ from starlette.datastructures import FormData
 from app.rules import actions as act
 from app.rules.errors import BadDecoys, CluesRejected, Invalid, RuleError
 from app.rules.languages import check_clue_in
-from app.rules.state import MAX_DECOYS, MIN_DECOYS
+from app.rules.state import MAX_DECOYS, MIN_DECOYS, STANDARD_DECOYS
 from app.rules.text import N_
 from app.service.clock import epoch_ms
 from app.service.codes import normalize_code
@@ -112,6 +112,7 @@ async def _home(service: RoomService, lang: str, **context: Any) -> str:
         lang,
         legends=await legends_by_count(service),
         decoy_choices=range(MIN_DECOYS, MAX_DECOYS + 1),
+        standard_decoys=STANDARD_DECOYS,
         languages=service.languages,
         **context,
     )

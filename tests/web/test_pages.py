@@ -6,6 +6,9 @@ import re
 
 import httpx
 
+from app.rules.state import MAX_TIMER_MINUTES, MIN_TIMER_MINUTES, STANDARD_DECOYS
+from app.web.render import CHAT_SHOWN
+
 from ..kit import Player, Stream, solution, spectator_of, start_and_write_clues, table
 
 
@@ -180,3 +183,25 @@ def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(a
     ) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
         assert "content-encoding" not in stream.headers
+
+
+def test_the_pages_offer_the_bounds_the_rules_hold_and_say_them_once(api: str) -> None:
+    """Decoys, the clock's minutes and the chat's window come from the rules and the
+    renderer, never a number written again in a template or the script."""
+    home = httpx.get(f"{api}/", timeout=10).text
+    standard = re.findall(r'<option value="(\d+)"[^>]*>\d+ \(standard\)</option>', home)
+    assert standard == [str(STANDARD_DECOYS)]
+
+    client, code = create_by_form(api, "Ada")
+    host = as_player(client, api, code)
+    assert host.state()["limits"]["timer_minutes"] == {
+        "min": MIN_TIMER_MINUTES,
+        "max": MAX_TIMER_MINUTES,
+    }
+    lobby = client.get(f"{api}/r/{code}").text
+    clocks = re.findall(r'<select name="minutes".*?</select>', lobby, re.S)
+    assert len(clocks) == 2, "a length for each clock"
+    for clock in clocks:
+        minutes = [int(m) for m in re.findall(r'<option value="(\d+)"', clock)]
+        assert minutes == list(range(MIN_TIMER_MINUTES, MAX_TIMER_MINUTES + 1))
+    assert f'data-shown="{CHAT_SHOWN}"' in lobby
