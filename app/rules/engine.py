@@ -241,7 +241,7 @@ def _as_watcher(room: Room, pid: int, action: act.Action) -> Room:
     if isinstance(action, act.Say):
         if not room.watchers_chat:
             raise errors.WatchersQuiet()
-        return _said(room, pid, watcher.name, action.text, action.at, watcher=True)
+        return _said(room, pid, watcher.name, _chat_text(action.text), action.at, watcher=True)
     raise errors.WatcherCannotPlay()
 
 
@@ -860,21 +860,24 @@ def _on_timeout(action: act.Timeout, room: Room, seat: int | None, deck: Sequenc
 
 @_handle.register
 def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    text = action.text.strip()
-    if not text or len(text) > MAX_CHAT_LENGTH or not is_plain_text(text):
-        raise errors.BadText()
+    text = _chat_text(action.text)
     res = room.resolution
     if res is not None and seat == room.spectator() and not res.checked:
         raise errors.SpectatorSilent()
     author = room.players[seat]
-    return _said(room, author.pid, author.name, action.text, action.at)
+    return _said(room, author.pid, author.name, text, action.at)
 
 
-def _said(room: Room, pid: int, name: str, text: str, at: str, *, watcher: bool = False) -> Room:
-    """The room with one more chat line, if ``text`` may be one."""
+def _chat_text(text: str) -> str:
+    """``text`` as a chat line shows it (trimmed), if it may be one."""
     text = text.strip()
     if not text or len(text) > MAX_CHAT_LENGTH or not is_plain_text(text):
         raise errors.BadText()
+    return text
+
+
+def _said(room: Room, pid: int, name: str, text: str, at: str, *, watcher: bool = False) -> Room:
+    """The room with one more chat line, ``text`` (already checked by ``_chat_text``)."""
     line = ChatLine(
         id=room.last_chat_id() + 1, pid=pid, text=text, at=at, name=name, watcher=watcher
     )
