@@ -158,7 +158,7 @@ class TableCollector(Collector):
         streams = dict.fromkeys(STREAM_KINDS, 0)
         streamed = 0
         if service is not None:
-            for room in service.copies.rooms():
+            for room in service.in_memory.rooms():
                 phases[room.phase] = phases.get(room.phase, 0) + 1
             streamed = len(service.hub.watched())
             for kind in stream_kinds(service):
@@ -197,7 +197,7 @@ def stream_kinds(service: RoomService) -> Iterator[str]:
     follower is in the room as held now: a watcher who sat down counts as the player
     they became, a player who left as the public."""
     for code, pid in service.hub.streams():
-        room = service.copies.get(code)
+        room = service.in_memory.get(code)
         viewer = viewer_of(room, pid) if room is not None else pid
         if viewer is None:
             yield "public"

@@ -18,7 +18,9 @@ from app.service.store import RoomStore
 T = TypeVar("T")
 
 
-class RoomCopies:
+class RoomsInMemory:
+    """The rooms this process holds, by code (``RoomService.in_memory``)."""
+
     def __init__(self, store: RoomStore, on_first_read: Callable[[Room], None]) -> None:
         self.store = store
         self.on_first_read = on_first_read

@@ -35,7 +35,7 @@ class Update:
     """One change of a room, as one seat may see it.
 
     The view is built when a stream asks for it, and what a stream builds from
-    it (its JSON, its HTML) is kept with the change (``kept``/``keep``), shared
+    it (its JSON, its HTML) is kept with the change (``rendered``/``save_rendered``), shared
     by every stream of the seat. Only those encodings are kept, flat, one entry
     each: the hub holds the last changes of every room, and views or a dict per
     seat kept alive there would cost a thousand rooms tens of MB, and the garbage
@@ -54,11 +54,13 @@ class Update:
         self._seat = seat
         self._views = views
 
-    def kept(self, kind: str) -> Any:
+    def rendered(self, kind: str) -> Any:
         """What a stream built of ``kind`` from this change for this seat, or ``None``."""
         return self._change.rendered.get((kind, self._seat))
 
-    def keep(self, kind: str, built: Any) -> Any:
+    def save_rendered(self, kind: str, built: Any) -> Any:
+        """``built`` (``kind``, for this seat) kept with the change for the seat's other
+        streams; returned as it is."""
         self._change.rendered[(kind, self._seat)] = built
         return built
 

@@ -39,7 +39,7 @@ def game_key(room: Room) -> GameKey:
 class HistoryBook:
     def __init__(self, store: RoomStore) -> None:
         self.store = store
-        self._kept: OrderedDict[str, tuple[GameKey, GameRecord]] = OrderedDict()
+        self._settled: OrderedDict[str, tuple[GameKey, GameRecord]] = OrderedDict()
 
     async def settled(self, room: Room) -> GameRecord:
         """``room``'s game as far as it is settled: its checked clovers, as of ``room.seq``.
@@ -52,17 +52,17 @@ class HistoryBook:
         if not room.results:
             return GameRecord(room.code, room.seq)
         key = game_key(room)
-        kept = self._kept.get(room.code)
-        if kept is not None and kept[0] == key:
-            self._kept.move_to_end(room.code)
-            return replace(kept[1], seq=room.seq)
+        known = self._settled.get(room.code)
+        if known is not None and known[0] == key:
+            self._settled.move_to_end(room.code)
+            return replace(known[1], seq=room.seq)
         record = await self._replayed(room)
         if record is None:
             return GameRecord(room.code, room.seq)
-        self._kept[room.code] = (key, record)
-        self._kept.move_to_end(room.code)
-        while len(self._kept) > KEPT_ROOMS:
-            self._kept.popitem(last=False)
+        self._settled[room.code] = (key, record)
+        self._settled.move_to_end(room.code)
+        while len(self._settled) > KEPT_ROOMS:
+            self._settled.popitem(last=False)
         return record
 
     async def _replayed(self, room: Room) -> GameRecord | None:

@@ -32,7 +32,7 @@ async def sweep_presence(service: RoomService) -> None:
     """
     codes = sorted(
         service.presence.rooms()
-        | {room.code for room in service.copies.rooms() if any(p.present for p in room.players)}
+        | {room.code for room in service.in_memory.rooms() if any(p.present for p in room.players)}
     )
     present = await service.present_in(codes)
     for i, code in enumerate(codes):
@@ -44,7 +44,7 @@ async def sweep_presence(service: RoomService) -> None:
             log.exception("presence sweep failed for room %s", code)
     service.presence.prune()
     # Seat requests nobody answered run out, and the table stops showing them.
-    for room in [room for room in service.copies.rooms() if room.claims]:
+    for room in [room for room in service.in_memory.rooms() if room.claims]:
         try:
             await service.claims.expire(room)
         except Exception:
@@ -57,10 +57,10 @@ def forget_idle(service: RoomService) -> int:
     Without this every room ever loaded would stay in memory until it expires.
     """
     busy = service.hub.watched() | service.presence.rooms()
-    idle = [code for code in service.copies.codes() if code not in busy]
+    idle = [code for code in service.in_memory.codes() if code not in busy]
     for code in idle:
         _let_go(service, code)
-    service.seats.keep_only(service.copies.codes())
+    service.seats.keep_only(service.in_memory.codes())
     return len(idle)
 
 
@@ -70,11 +70,11 @@ async def expire(service: RoomService, older_than: timedelta) -> int:
     for code in codes:
         _let_go(service, code)
         service.presence.forget(code)
-    service.seats.keep_only(service.copies.codes())
+    service.seats.keep_only(service.in_memory.codes())
     return len(codes)
 
 
 def _let_go(service: RoomService, code: str) -> None:
-    service.copies.drop(code)
+    service.in_memory.drop(code)
     service.legends.forget(code)
     service.hub.forget(code)

@@ -11,14 +11,14 @@ from typing import Any
 
 from app.rules.scoring import max_score
 from app.rules.state import Room
-from app.service.copies import RoomCopies
+from app.service.copies import RoomsInMemory
 from app.service.store import LegendRecord, RoomStore
 
 
 class LegendBook:
-    def __init__(self, store: RoomStore, copies: RoomCopies) -> None:
+    def __init__(self, store: RoomStore, in_memory: RoomsInMemory) -> None:
         self.store = store
-        self.copies = copies
+        self.in_memory = in_memory
         self._best: dict[str, dict[str, Any] | None] = {}
         self._record: dict[str, bool] = {}
 
@@ -40,14 +40,16 @@ class LegendBook:
 
     async def best(self, code: str) -> dict[str, Any] | None:
         if code not in self._best:
-            rows = await self.copies.once(("best", code), lambda: self.listed(room=code, limit=1))
+            rows = await self.in_memory.once(
+                ("best", code), lambda: self.listed(room=code, limit=1)
+            )
             self._best[code] = rows[0] if rows else None
         return self._best[code]
 
     async def is_record(self, code: str) -> bool:
         """Whether the room's latest game beat every earlier one."""
         if code not in self._record:
-            scores = await self.copies.once(("record", code), lambda: self.store.scores(code))
+            scores = await self.in_memory.once(("record", code), lambda: self.store.scores(code))
             self._record[code] = bool(scores) and all(scores[0] > s for s in scores[1:])
         return self._record[code]
 

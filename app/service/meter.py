@@ -63,7 +63,7 @@ UNMETERED = Unmetered()
 def outcome_of(error: BaseException | None) -> str | None:
     """How an action that raised ``error`` (``None``: none) ended; ``None`` when it was
     cancelled rather than ended (the server stopping): not counted, since a cancelled
-    action may have been saved all the same (``rooms._to_the_end``)."""
+    action may have been saved all the same (``rooms._run_to_completion``)."""
     if error is None:
         return OK
     if isinstance(error, StaleAction):

@@ -19,7 +19,7 @@ from app.rules.codec import action_from_data, room_from_data
 from app.rules.engine import play
 from app.rules.geometry import Words
 from app.rules.state import Room
-from app.service.copies import RoomCopies
+from app.service.copies import RoomsInMemory
 from app.service.errors import RoomNotFound
 from app.service.hub import Change, RoomHub, change_after
 from app.service.legends import LegendBook
@@ -33,14 +33,14 @@ class Replay:
     def __init__(
         self,
         store: RoomStore,
-        copies: RoomCopies,
+        in_memory: RoomsInMemory,
         hub: RoomHub,
         locks: RoomLocks,
         legends: LegendBook,
         deck: Sequence[Words],
     ) -> None:
         self.store = store
-        self.copies = copies
+        self.in_memory = in_memory
         self.hub = hub
         self.locks = locks
         self.legends = legends
@@ -51,11 +51,11 @@ class Replay:
     ) -> None:
         """``code`` changed elsewhere (up to ``seq``, by the actions ``logged`` if the news
         carried them): if we hold it, bring it along."""
-        cached = self.copies.get(code)
+        cached = self.in_memory.get(code)
         if cached is None or (seq is not None and cached.seq >= seq):
             return
         async with self.locks.hold(code):
-            cached = self.copies.get(code)
+            cached = self.in_memory.get(code)
             if cached is None or (seq is not None and cached.seq >= seq):
                 return
             try:
@@ -63,19 +63,20 @@ class Replay:
                     # Told where the room is now: the log from our copy on is the one read.
                     await self._replay(cached, seq, logged)
                 else:
-                    await self.bring_along(code)
+                    await self.as_stored(code)
             except RoomNotFound:
                 return
 
-    async def bring_along(self, code: str) -> Room:
-        """Our copy of ``code`` as stored now; the caller holds the room's lock."""
-        cached = self.copies.get(code)
+    async def as_stored(self, code: str) -> Room:
+        """The room ``code`` as stored now: our copy, replayed up to the stored ``seq``
+        (or read, if we held none). The caller holds the room's lock."""
+        cached = self.in_memory.get(code)
         stored = await self.store.seq(code)
         if stored is None:
-            self.copies.drop(code)
+            self.in_memory.drop(code)
             raise RoomNotFound()
         if cached is None:
-            return await self.copies.read(code)
+            return await self.in_memory.read(code)
         if stored > cached.seq:
             return await self._replay(cached, stored)
         return cached
@@ -105,7 +106,7 @@ class Replay:
                 return await self._resync(room.code)
             if finished:
                 self.legends.forget(room.code)
-            self.copies.put(new)
+            self.in_memory.put(new)
             self.hub.publish(room.code, change_after(action, logged.seat, room, new, logged.player))
             room = new
         return room
@@ -113,9 +114,9 @@ class Replay:
     async def _resync(self, code: str) -> Room:
         fresh = await self.store.read(code)
         if fresh is None:
-            self.copies.drop(code)
+            self.in_memory.drop(code)
             raise RoomNotFound()
-        self.copies.put(fresh)
+        self.in_memory.put(fresh)
         self.legends.forget(code)
         self.hub.publish(code, Change(fresh.seq, fresh, None))
         return fresh

@@ -5,7 +5,8 @@ presence report, goes through ``RoomService.apply``: under the room's lock it
 takes our copy of the room, lets the rules engine apply the action, saves the
 new state with the action's records and the next ``seq`` in one transaction
 (over the ``seq`` it was read at: another process that got there first makes
-us bring our copy along and decide again), and only then tells the streams.
+us replay our copy up to the stored one, ``Replay.as_stored``, and decide
+again), and only then tells the streams.
 An action answered 200 is on disk; a refused one changed nothing.
 
 The service stamps what the rules may not make up themselves: the time of a
@@ -49,7 +50,7 @@ from app.service.claims import ClaimDesk
 from app.service.clock import Clock, epoch_ms, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
-from app.service.copies import RoomCopies
+from app.service.copies import RoomsInMemory
 from app.service.errors import (
     ChatTooFast,
     NoBots,
@@ -140,10 +141,10 @@ class RoomService:
         """Called with each room this process changes or first reads (the bots' table)."""
         self.chat_limits = chat_limits or RateLimiter(60, burst=8)
         """Per seat and per process: a few lines at once, then about one a second."""
-        self.copies = RoomCopies(store, self._first_read)
-        self.legends = LegendBook(store, self.copies)
-        self.seats = SeatBook(store, self.copies.get, self.load)
-        self.replay = Replay(store, self.copies, hub, locks, self.legends, deck.cards)
+        self.in_memory = RoomsInMemory(store, self._first_read)
+        self.legends = LegendBook(store, self.in_memory)
+        self.seats = SeatBook(store, self.in_memory.get, self.load)
+        self.replay = Replay(store, self.in_memory, hub, locks, self.legends, deck.cards)
         self.history_book = HistoryBook(store)
         self.claims = ClaimDesk(self.apply, self.load, self.seats, self.clock)
         self.following = Follower(hub, presence, self.load, self, self.sync_presence)
@@ -177,7 +178,7 @@ class RoomService:
                 await self.store.create(room, records, now)
             except CodeTaken:
                 continue  # draw another code
-            self.copies.put(room)
+            self.in_memory.put(room)
             self.seats.remember(hash_token(token), Seat(room.code, 0))
             await self._arrived(room.code, 0)
             return Seated(room.code, token, 0)
@@ -253,7 +254,7 @@ class RoomService:
         if isinstance(action, Say) and not self.chat_limits.allow(f"{code}:{seat.pid}"):
             raise ChatTooFast()
         # A room let go of from memory is read first: it may show them away.
-        cached = self.copies.get(code) or await self.load(code)
+        cached = self.in_memory.get(code) or await self.load(code)
         shown_here = any(p.pid == seat.pid and p.present for p in cached.players) or any(
             w.pid == seat.pid and w.present for w in cached.watchers
         )
@@ -262,7 +263,9 @@ class RoomService:
             # as it is now, not as of the last sweep: a player back for 3 s is here.
             await self.sync_presence(code)
         action = self._stamped(action)
-        change = await _to_the_end(self._apply(code, seat.pid, lambda _: action, expect_seq, None))
+        change = await _run_to_completion(
+            self._apply(code, seat.pid, lambda _: action, expect_seq, None)
+        )
         return await self.following.update(change, seat.pid)
 
     async def apply(
@@ -291,7 +294,7 @@ class RoomService:
                     metered.kind = action.type
                 return action
 
-            change = await _to_the_end(self._apply(code, pid, named, expect_seq, also))
+            change = await _run_to_completion(self._apply(code, pid, named, expect_seq, also))
         return change.room
 
     async def _apply(
@@ -310,7 +313,7 @@ class RoomService:
                     decided = self._decide(room, pid, action_for, expect_seq, also)
                 except TimeUp:
                     if not fresh:
-                        room, fresh = await self.replay.bring_along(code), True
+                        room, fresh = await self.replay.as_stored(code), True
                         continue
                     # An enforced clock ran out before this action came: its timeout acts
                     # first, saved and told as an action of its own, and the action is
@@ -321,23 +324,23 @@ class RoomService:
                     if fresh:
                         raise
                     # Our copy may be behind another process: the stored room decides.
-                    room, fresh = await self.replay.bring_along(code), True
+                    room, fresh = await self.replay.as_stored(code), True
                     continue
                 if decided is None:
                     if fresh:
                         return Change(room.seq, room, None)
-                    room, fresh = await self.replay.bring_along(code), True
+                    room, fresh = await self.replay.as_stored(code), True
                     continue
                 action, seat, new, records, finished = decided
                 try:
                     await self._save(room.seq, new, records)
                 except StaleAction:
                     # Another process saved this room first: catch up and decide again.
-                    room, fresh = await self.replay.bring_along(code), True
+                    room, fresh = await self.replay.as_stored(code), True
                     continue
                 if finished:
                     self.legends.forget(code)
-                self.copies.put(new)
+                self.in_memory.put(new)
                 change = change_after(action, seat, room, new, None if timing_out else pid)
                 self.hub.publish(code, change)
                 for listener in self.after_change:
@@ -437,15 +440,15 @@ class RoomService:
 
     async def load(self, code: str) -> Room:
         """The room as last committed (by any process)."""
-        cached = self.copies.get(code)
+        cached = self.in_memory.get(code)
         if cached is None:
-            return await self.copies.read(code)
+            return await self.in_memory.read(code)
         if self.cluster.shared:
             await self.replay.catch_up(code)
-            cached = self.copies.get(code)
+            cached = self.in_memory.get(code)
             if cached is None:
                 # Let go of meanwhile (housekeeping, or deleted): the disk decides.
-                return await self.copies.read(code)
+                return await self.in_memory.read(code)
         return cached
 
     async def _current(self, code: str) -> tuple[Room, bool]:
@@ -455,10 +458,10 @@ class RoomService:
         ``seq`` is one round trip, and a save refused as stale (or a refusal by the
         rules) sends us to read what another process stored and decide again.
         """
-        cached = self.copies.get(code)
+        cached = self.in_memory.get(code)
         if cached is not None:
             return cached, not self.cluster.shared
-        return await self.copies.read(code), True
+        return await self.in_memory.read(code), True
 
     def _first_read(self, room: Room) -> None:
         # Players shown present before a restart get the grace period to come back.
@@ -553,7 +556,7 @@ class RoomService:
 
     def followed(self) -> set[str]:
         """Rooms this process keeps a copy of: the ones to catch up after a lost link."""
-        return self.copies.codes()
+        return self.in_memory.codes()
 
     def behind(self, code: str, seq: int) -> bool:
         """Whether news that ``code`` is at ``seq`` is worth reading now: our copy is
@@ -562,7 +565,7 @@ class RoomService:
         here, say, when a proxy sends each room to one worker) is not brought along at
         every change: it is read again if it is asked for, as a copy that may be behind
         always is (``load``, and a save refused as stale)."""
-        cached = self.copies.get(code)
+        cached = self.in_memory.get(code)
         return (
             cached is not None
             and cached.seq < seq
@@ -602,7 +605,7 @@ class RoomService:
                 return None
             return Presence(seats, watching)
 
-        cached = self.copies.get(code)
+        cached = self.in_memory.get(code)
         if cached is not None and presence_for(cached) is None:
             return  # nothing changed: no transaction needed
         try:
@@ -621,7 +624,7 @@ class RoomService:
         return {code: shared.get(code, frozenset()) | tracker.present(code) for code in codes}
 
 
-async def _to_the_end(work: Coroutine[Any, Any, T]) -> T:
+async def _run_to_completion(work: Coroutine[Any, Any, T]) -> T:
     """Await ``work`` to its end; a cancellation meanwhile is raised after it finishes."""
     task = asyncio.ensure_future(work)
     cancelled = False

@@ -93,14 +93,14 @@ async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterato
 
 async def _encoded(update: Update) -> bytes:
     """The event, encoded once per change and seat and shared by that seat's streams."""
-    encoded: bytes | None = update.kept("json")
+    encoded: bytes | None = update.rendered("json")
     if encoded is None:
         data = b'{"seq":%d,"action":%b,"state":%b}' % (
             update.seq,
             to_bytes(update.action),
             await state_json(update),
         )
-        encoded = update.keep("json", state_event(update.seq, data))
+        encoded = update.save_rendered("json", state_event(update.seq, data))
     return encoded
 
 

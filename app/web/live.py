@@ -88,9 +88,9 @@ def _event(update: Update, lang: str, name: str, content: str) -> bytes:
     """A region's event as it goes on the wire, encoded once per change, seat (or every
     watcher) and language, and shared by their streams: fifty watchers' streams send
     the same bytes, not fifty encodings of them."""
-    encoded: dict[str, bytes] | None = update.kept(f"sse-{lang}")
+    encoded: dict[str, bytes] | None = update.rendered(f"sse-{lang}")
     if encoded is None:
-        encoded = update.keep(f"sse-{lang}", {})
+        encoded = update.save_rendered(f"sse-{lang}", {})
     event = encoded.get(name)
     if event is None:
         event = ServerSentEvent(data=content, event=name, id=str(update.seq)).encode()
@@ -101,7 +101,7 @@ def _event(update: Update, lang: str, name: str, content: str) -> bytes:
 async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> dict[str, str]:
     """This seat's regions after one change, rendered once per interface language and
     shared by its streams."""
-    regions: dict[str, str] | None = update.kept(f"html-{lang}")
+    regions: dict[str, str] | None = update.rendered(f"html-{lang}")
     if regions is None:
         view = await update.view()
         context = render.region_context(view, site, happened=update.action)
@@ -117,11 +117,11 @@ async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> d
         }
         if update.chat_after is not None and view["chat"]:
             regions["chat-line"] = render.chat_lines(view["chat"], lang)
-        update.keep(f"html-{lang}", regions)
+        update.save_rendered(f"html-{lang}", regions)
     if not whole_chat:
         return regions
-    chat: str | None = update.kept(f"html-chat-{lang}")
+    chat: str | None = update.rendered(f"html-chat-{lang}")
     if chat is None:
         context = render.region_context(await update.whole(), site)
-        chat = update.keep(f"html-chat-{lang}", render.region("chat", lang, context))
+        chat = update.save_rendered(f"html-chat-{lang}", render.region("chat", lang, context))
     return {"chat": chat, **{k: v for k, v in regions.items() if k != "chat-line"}}

@@ -205,8 +205,8 @@ async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang
     except RateLimited as error:
         return html(render.page("error", lang, message=error), error.status)
     if seat is None or view["you"] is None:
-        kept = request.cookies.get(cookie_name(normalized))
-        if await service.seat_moved(normalized, kept):
+        cookie_token = request.cookies.get(cookie_name(normalized))
+        if await service.seat_moved(normalized, cookie_token):
             # Its seat is played from another device now: say so, and how to ask back.
             return html(render.page("seat-moved", lang, **render.room_context(view)))
         return html(render.page("join", lang, **render.room_context(view)))

@@ -128,13 +128,13 @@ def test_a_room_let_go_of_while_it_is_brought_along_is_read_from_disk(tmp_path: 
 
         async def let_go_meanwhile(code: str, seq: int | None = None) -> None:
             await catch_up(code, seq)
-            service.copies.drop(code)
+            service.in_memory.drop(code)
 
         service.replay.catch_up = let_go_meanwhile  # type: ignore[method-assign]
         room = await service.load(code)
         assert room.chat[-1].text == "still here"
         await service.store.expire(service.clock() + timedelta(seconds=1))
-        service.copies.put(room)
+        service.in_memory.put(room)
         with pytest.raises(RoomNotFound):
             await service.load(code)  # deleted meanwhile: that one is gone
 
@@ -170,15 +170,15 @@ def test_streams_reconnecting_together_after_a_restart_share_one_read_of_their_r
 ) -> None:
     async def check(service: RoomService, writer: SlowWriter) -> None:
         room = await service.load((await service.create("Ada", 1)).code)
-        service.copies.drop(room.code)  # as after a restart: nothing in memory
-        assert service.copies.get(room.code) is None
+        service.in_memory.drop(room.code)  # as after a restart: nothing in memory
+        assert service.in_memory.get(room.code) is None
         loaded = await asyncio.gather(*(service.load(room.code) for _ in range(200)))
-        assert service.copies.get(room.code) is loaded[0]  # read back, and held again
+        assert service.in_memory.get(room.code) is loaded[0]  # read back, and held again
         bests = await asyncio.gather(*(service.legends.best(room.code) for _ in range(200)))
         assert len({id(r) for r in loaded}) == 1
         assert loaded[0].code == room.code
         assert bests == [None] * 200
-        assert not service.copies.reading()  # nothing left waiting
+        assert not service.in_memory.reading()  # nothing left waiting
 
     run_async(_game(tmp_path, check))
 
@@ -195,7 +195,7 @@ def test_a_host_shown_away_in_a_room_let_go_of_from_memory_acts_as_host_on_retur
         await service.join(code, "Cy")
         bea, cy = (await service.load(code)).players[1:]
         await service.sync_presence(code, frozenset({bea.pid, cy.pid}))  # the host away
-        service.copies.drop(code)  # and the room let go of by housekeeping
+        service.in_memory.drop(code)  # and the room let go of by housekeeping
         update = await service.act(code, Seat(code, 0), act.Start())
         assert (await update.view())["phase"] == "clues"
 

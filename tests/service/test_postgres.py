@@ -187,12 +187,12 @@ def test_a_worker_follows_the_others_changes_from_their_news_alone(tmp_path: Any
                 await other.act(code, host, act.Say(text))
             last = (await other.load(code)).seq
             for _ in range(200):
-                if ours.copies.get(code).seq == last:  # type: ignore[union-attr]
+                if ours.in_memory.get(code).seq == last:  # type: ignore[union-attr]
                     break
                 await asyncio.sleep(0.02)
         finally:
             await ours.cluster.stop()
-        room = ours.copies.get(code)
+        room = ours.in_memory.get(code)
         assert room is not None and room.seq == last
         assert [line.text for line in room.chat] == ["one", "two", "three"]
         assert room == await ours.store.read(code)
@@ -223,12 +223,12 @@ def test_a_room_served_elsewhere_is_read_again_when_asked_not_at_every_change(
             await other.act(here, Seat(here, 0), act.Say("three"))
             last = (await other.load(here)).seq
             for _ in range(200):
-                if ours.copies.get(here).seq == last:  # type: ignore[union-attr]
+                if ours.in_memory.get(here).seq == last:  # type: ignore[union-attr]
                     break
                 await asyncio.sleep(0.02)
-            assert ours.copies.get(here).seq == last  # type: ignore[union-attr]
+            assert ours.in_memory.get(here).seq == last  # type: ignore[union-attr]
             assert seen.pending[-1].seq == last  # type: ignore[union-attr]
-            assert ours.copies.get(elsewhere) == held  # not brought along
+            assert ours.in_memory.get(elsewhere) == held  # not brought along
             room = await ours.load(elsewhere)
         finally:
             await ours.cluster.stop()
