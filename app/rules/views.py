@@ -339,9 +339,8 @@ def _score(room: Room, res: Resolution) -> int | None:
     return room.results[-1].score if res.checked and room.results else None
 
 
-def history_view(record: GameRecord, seat: Audience) -> View:
-    """The game's history as ``seat`` may see it (or every seat, ``SEATED``): every
-    checked clover, with its tries.
+def history_view(record: GameRecord) -> View:
+    """The game's history as anyone may see it: every checked clover, with its tries.
 
     A clover enters the history at its check, when its solution becomes public
     to the room, and not before: until then the record's tries at it would tell
@@ -349,8 +348,8 @@ def history_view(record: GameRecord, seat: Audience) -> View:
     for every seat, onlookers included (they see a checked clover's reveal too),
     and the Spectator, who knows their own clover's truth in ``view``, finds
     nothing of it here before the check either: the history tells what the table
-    found out, never what one seat knows. ``seat`` is taken as ``common`` takes its
-    audience, so that whatever the history may one day show one seat only is cut here too.
+    found out, never what one seat knows. Having nothing of one seat's to cut, it
+    is built for no seat in particular; what one seat alone may see is ``view``'s.
     """
     return {
         "code": record.code,

@@ -507,22 +507,19 @@ class RoomService:
         # The end screen shows the whole game again; during the game the history is a
         # read of its own (GET .../history), not a weight on every move's view.
         data["history"] = (
-            (await self.room_history(room, shared_by))["clovers"]
-            if room.phase == "finished"
-            else None
+            (await self.room_history(room))["clovers"] if room.phase == "finished" else None
         )
         return data
 
-    async def history(self, code: str, pid: int | None) -> View:
-        """The current game's checked clovers, with their tries, as the player ``pid`` may
-        see them (``None``, or not seated: as someone without a seat). ``RoomNotFound`` if
+    async def history(self, code: str) -> View:
+        """The current game's checked clovers, with their tries: the same for every seat
+        and for anyone with the room's code (``views.history_view``). ``RoomNotFound`` if
         there is no such room."""
-        room = await self.load(code)
-        return await self.room_history(room, None if pid is None else room.seat_of(pid))
+        return await self.room_history(await self.load(code))
 
-    async def room_history(self, room: Room, seat: Audience) -> View:
-        """``history`` of a room at hand, for ``seat``."""
-        return history_view(await self.history_book.settled(room), seat)
+    async def room_history(self, room: Room) -> View:
+        """``history`` of a room at hand."""
+        return history_view(await self.history_book.settled(room))
 
     async def seat_for(self, code: str, token: str | None) -> Seat | None:
         return await self.seats.seat_for(code, token)

@@ -133,9 +133,7 @@ async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> H
     it, and without a seat as anyone may (rate-limited per client address)."""
     if seat is not None:
         service.touch(code, seat.pid)
-    return HistoryOut.model_validate(
-        await service.history(code, None if seat is None else seat.pid)
-    )
+    return HistoryOut.model_validate(await service.history(code))
 
 
 @router.post(

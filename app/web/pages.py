@@ -240,7 +240,7 @@ async def history_page(
     if seat is None:
         return missing(code, lang)
     try:
-        history = await service.history(normalized, seat.pid)
+        history = await service.history(normalized)
     except RoomNotFound:
         return missing(code, lang)
     service.touch(normalized, seat.pid)

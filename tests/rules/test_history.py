@@ -83,12 +83,8 @@ class Table:
     def record(self) -> GameRecord:
         return record_game(self.start, self.steps)
 
-    def history(self, seat: int | None) -> View:
-        return history_view(self.record(), seat)
-
-
-def seats_and_none(room: Room) -> list[int | None]:
-    return [*range(len(room.players)), None]
+    def history(self) -> View:
+        return history_view(self.record())
 
 
 def card_ids(room: Room, seat: int) -> set[str]:
@@ -98,9 +94,8 @@ def card_ids(room: Room, seat: int) -> set[str]:
 def test_nothing_is_remembered_before_the_first_check():
     table = Table(3).write_clues()
     table.lay(truth(table.room))
-    for seat in seats_and_none(table.room):
-        history = table.history(seat)
-        assert history == {"code": table.room.code, "seq": table.room.seq, "clovers": []}
+    history = table.history()
+    assert history == {"code": table.room.code, "seq": table.room.seq, "clovers": []}
 
 
 def test_a_first_try_that_failed_shows_nothing_of_its_clover_to_any_seat():
@@ -114,12 +109,11 @@ def test_a_first_try_that_failed_shows_nothing_of_its_clover_to_any_seat():
     (being_rebuilt,) = table.record().clovers
     assert len(being_rebuilt.tries) == 1 and being_rebuilt.score is None
     # ... and no seat is shown it, the Spectator's included
-    for seat in seats_and_none(table.room):
-        history = table.history(seat)
-        assert history["clovers"] == []
-        text = json.dumps(history)
-        assert not any(clue in text for clue in clues_of(spectator))
-        assert not any(card in text for card in card_ids(table.room, spectator))
+    history = table.history()
+    assert history["clovers"] == []
+    text = json.dumps(history)
+    assert not any(clue in text for clue in clues_of(spectator))
+    assert not any(card in text for card in card_ids(table.room, spectator))
 
 
 def test_after_its_reveal_a_clover_shows_with_both_tries():
@@ -129,7 +123,7 @@ def test_after_its_reveal_a_clover_shows_with_both_tries():
     clover = table.room.clovers[spectator]
     table.play(1, 3)
     assert table.room.resolution is not None and table.room.resolution.checked
-    (shown,) = table.history(0)["clovers"]
+    (shown,) = table.history()["clovers"]
     assert shown["turn"] == 0 and shown["score"] == 3
     assert (shown["spectator"], shown["player"], shown["name"]) == (
         spectator,
@@ -156,14 +150,12 @@ def test_after_its_reveal_a_clover_shows_with_both_tries():
         for s in range(4)
     ]
     assert shown["decoys"] == [{"card": d.id, "words": list(d.words)} for d in clover.decoys]
-    # the same for every seat and for someone without one: a checked clover is public
-    assert all(table.history(seat) == table.history(0) for seat in seats_and_none(table.room))
 
 
 def test_a_perfect_first_try_is_one_try_worth_six():
     table = Table(3).write_clues()
     table.play(4)
-    (shown,) = table.history(1)["clovers"]
+    (shown,) = table.history()["clovers"]
     assert shown["score"] == 6
     assert [[p["right"] for p in t["placements"]] for t in shown["tries"]] == [[True] * 4]
 
@@ -175,12 +167,12 @@ def test_the_next_clovers_clues_never_show_until_their_own_check():
     upcoming = table.room.spectator()
     assert upcoming is not None
     table.try_with(0)  # the next clover's first try: nothing right
-    text = json.dumps(table.history(upcoming))
+    text = json.dumps(table.history())
     assert not any(clue in text for clue in clues_of(upcoming))
     unplayed = (upcoming + 1) % 3
     assert not any(clue in text for clue in clues_of(unplayed))
     assert not any(card in text for card in card_ids(table.room, unplayed))
-    assert len(table.history(upcoming)["clovers"]) == 1
+    assert len(table.history()["clovers"]) == 1
 
 
 def test_a_whole_game_has_one_entry_per_clover_in_the_order_played():
@@ -189,7 +181,7 @@ def test_a_whole_game_has_one_entry_per_clover_in_the_order_played():
         table.play(*plan)
         table.do(table.holder(), act.Next())
     assert table.room.phase == "finished"
-    clovers = table.history(None)["clovers"]
+    clovers = table.history()["clovers"]
     assert [c["score"] for c in clovers] == [6, 3, 6, 2] == [r.score for r in table.room.results]
     assert [c["turn"] for c in clovers] == [0, 1, 2, 3]
     first = table.room.first_spectator
@@ -205,9 +197,9 @@ def test_a_check_made_by_a_presence_report_is_remembered():
     guessers = [s for s in range(3) if table.room.is_guesser(s)]
     table.lay(truth(table.room))
     table.do(guessers[0], act.Agree())
-    assert table.history(0)["clovers"] == []
+    assert table.history()["clovers"] == []
     table.do(None, act.Presence(frozenset(s for s in range(3) if s != guessers[1])))
-    (shown,) = table.history(0)["clovers"]
+    (shown,) = table.history()["clovers"]
     assert shown["score"] == 6 and len(shown["tries"]) == 1
 
 
@@ -216,10 +208,10 @@ def test_another_game_in_the_same_room_starts_a_history_of_its_own():
     for _turn in range(3):
         table.play(4)
         table.do(0, act.Next())
-    assert len(table.history(0)["clovers"]) == 3
+    assert len(table.history()["clovers"]) == 3
     table.do(1, act.Again())
     assert table.room.phase == "lobby"
-    assert table.history(0)["clovers"] == []
+    assert table.history()["clovers"] == []
     table.do(0, act.Leave())  # the lobby's own moves replay too
     assert table.record() == GameRecord(table.room.code, table.room.seq)
 
@@ -227,14 +219,14 @@ def test_another_game_in_the_same_room_starts_a_history_of_its_own():
 def test_chat_moves_and_agreements_between_checks_change_nothing_shown():
     table = Table(3).write_clues()
     table.play(4)
-    before = table.history(2)
+    before = table.history()
     spectator = table.room.spectator()
     assert spectator is not None
     table.do(spectator, act.Say("well found", "t"))
     table.do(table.holder(), act.Next())
     table.lay(truth(table.room)[:2])
     table.do(table.holder(), act.Remove(spot=0))
-    after = table.history(2)
+    after = table.history()
     assert after["clovers"] == before["clovers"] and after["seq"] == before["seq"] + 5
 
 
@@ -311,16 +303,15 @@ def check_record(record: GameRecord, room: Room) -> None:
 
 def check_shown(record: GameRecord, room: Room, shown_before: list[View]) -> list[View]:
     """What each seat is shown: the checked clovers only, the same to all, never rewritten."""
-    histories = [history_view(record, seat) for seat in seats_and_none(room)]
-    assert all(h == histories[0] for h in histories)
-    clovers = histories[0]["clovers"]
+    history = history_view(record)
+    clovers = history["clovers"]
     assert len(clovers) == len(room.results)
     assert clovers[: len(shown_before)] == shown_before, "a shown clover changed"
     current = room.resolution
     if current is not None and not current.checked:
         spectator = room.spectator()
         assert spectator is not None
-        text = json.dumps(histories[0])
+        text = json.dumps(history)
         assert not any(card in text for card in card_ids(room, spectator))
         assert not any(clue in text for clue in clues_of(spectator))
     return clovers

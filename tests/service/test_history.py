@@ -67,9 +67,9 @@ def test_the_log_read_is_the_current_games_only(tmp_path: Path) -> None:
             await service.act(code, seats[0], act.Next())
         first_game = await service.load(code)
         assert first_game.phase == "finished"
-        assert len((await service.history(code, 0))["clovers"]) == 3
+        assert len((await service.history(code))["clovers"]) == 3
         await service.act(code, seats[1], act.Again())
-        assert (await service.history(code, 0))["clovers"] == []
+        assert (await service.history(code))["clovers"] == []
         await _start(service, code, seats)
         await _solve(service, code, seats)
         now = await service.load(code)
@@ -80,7 +80,7 @@ def test_the_log_read_is_the_current_games_only(tmp_path: Path) -> None:
         # up to an earlier seq, the game being played then
         earlier = await service.store.game_log(code, first_game.seq)
         assert earlier[0].seq < first_game.seq == earlier[-1].seq
-        (shown,) = (await service.history(code, 1))["clovers"]
+        (shown,) = (await service.history(code))["clovers"]
         assert shown["spectator"] == now.spectator() and shown["score"] == 6
         assert shown["solution"][0]["card"] == now.clovers[shown["spectator"]].cards[0].id
 
@@ -92,21 +92,21 @@ def test_the_log_is_read_once_per_check_not_once_per_move(tmp_path: Path) -> Non
         counted = Counted(service)
         code, seats = await _seated(service)
         await _start(service, code, seats)
-        assert (await service.history(code, 0))["clovers"] == []
+        assert (await service.history(code))["clovers"] == []
         assert counted.calls == 0  # nothing checked yet: nothing to read
         await _solve(service, code, seats)
-        first = await service.history(code, 0)
+        first = await service.history(code)
         assert len(first["clovers"]) == 1 and counted.calls == 1
         room = await service.load(code)
         spectator = seats[room.players[room.spectator() or 0].pid]
         await service.act(code, spectator, act.Say("well found"))
         await service.act(code, seats[0], act.Next())
-        again = await service.history(code, 2)
+        again = await service.history(code)
         assert again["clovers"] == first["clovers"]
         assert again["seq"] == (await service.load(code)).seq > first["seq"]
         assert counted.calls == 1
         await _solve(service, code, seats)
-        assert len((await service.history(code, 0))["clovers"]) == 2
+        assert len((await service.history(code))["clovers"]) == 2
         assert counted.calls == 2
 
     run_async(_with_service(tmp_path, check))
