@@ -212,16 +212,35 @@ async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang
         return html(render.page("join", lang, **render.room_context(view)))
     service.touch(normalized, seat.pid)
     token = request.cookies.get(cookie_name(normalized), "")
+    device_url = f"{site(request)}/r/{normalized}/seat#{token}" if token else None
+    return _room(request, service, view, seat, lang, device_url=device_url)
+
+
+def _room(
+    request: Request,
+    service: RoomService,
+    view: dict[str, Any],
+    seat: Seat,
+    lang: str,
+    *,
+    device_url: str | None = None,
+    flash: RuleError | str | None = None,
+    status: int = 200,
+) -> HTMLResponse:
+    """The room's page for a seat: its regions from ``view``, the "play on another
+    device" link if there is one, a refusal in the flash area if there is one, and the
+    server's time written in as the page leaves."""
     context = render.region_context(view, site(request))
     page = render.page(
         "room",
         lang,
-        device_url=f"{site(request)}/r/{normalized}/seat#{token}" if token else None,
+        flash=flash,
+        device_url=device_url,
         server_now=render.SERVER_NOW,
         viewer_id=seat.pid,
         **context,
     )
-    return html(render.stamped(page, epoch_ms(service.clock())))
+    return html(render.stamped(page, epoch_ms(service.clock())), status)
 
 
 @router.get("/r/{code}/history", response_class=HTMLResponse)
@@ -450,17 +469,7 @@ async def _refused(
         return missing(code, lang)
     if view["you"] is None:
         return html(render.page("join", lang, error=message, **render.room_context(view)), status)
-    context = render.region_context(view, site(request))
-    page = render.page(
-        "room",
-        lang,
-        flash=message,
-        device_url=None,
-        server_now=render.SERVER_NOW,
-        viewer_id=seat.pid,
-        **context,
-    )
-    return html(render.stamped(page, epoch_ms(service.clock())), status)
+    return _room(request, service, view, seat, lang, flash=message, status=status)
 
 
 FORM_FLAGS = {"true": True, "1": True, "on": True, "false": False, "0": False, "": False}
