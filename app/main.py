@@ -10,7 +10,9 @@ import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
+from typing import Any
 
+import anyio
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
@@ -45,7 +47,7 @@ from app.web.first import ServedFirst
 from app.web.metrics import router as metrics_router
 from app.web.security import SecurityMiddleware, redact_access_log
 from app.web.static import TableStatic
-from app.web.streams import close_streams_at_exit
+from app.web.streams import close_streams_at_shutdown
 
 log = logging.getLogger("soclover")
 
@@ -135,6 +137,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             meter=app.state.metrics,
         )
         app.state.service = service
+        app.state.stream_shutdown = anyio.Event()
         bots = _bot_table(service, settings)
         app.state.metrics.attach(service, bots)
         clock = TableClock(service)
@@ -147,7 +150,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             ),
             asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
-            asyncio.create_task(close_streams_at_exit(service.hub)),
+            asyncio.create_task(close_streams_at_shutdown(app.state.stream_shutdown, service.hub)),
             asyncio.create_task(
                 _every(
                     settings.expiry_sweep_seconds,
@@ -197,11 +200,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
-    # The live streams: plain routes, served ahead of the middleware (TableApp), and here
-    # for what that does not serve (HEAD, a GET with a body).
+    # The live streams: plain routes of the router, opened ahead of the middleware
+    # (TableApp); the router answers what they do not match (another method).
     app.router.routes.extend(LIVE_STREAMS)
     app.include_router(api.router)
-    app.include_router(events.router)
     app.include_router(pages.router)
     app.include_router(claim_pages.router)
     app.include_router(install.router)
@@ -221,19 +223,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-LIVE_STREAMS = (events.SERVED, live.ROUTE)
-
-
-SERVED_FIRST = (api.SERVED_FIRST,)
+LIVE_STREAMS = (events.ROUTE, live.ROUTE)
 
 
 class TableApp(FastAPI):
-    """FastAPI, with the live streams and the actions served ahead of its middleware
-    (``app.web.first``)."""
+    """FastAPI, with the live streams opened ahead of its middleware (``app.web.first``),
+    and the JSON stream described in the API's document beside the routes FastAPI
+    describes itself."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
-        return ServedFirst(stack, LIVE_STREAMS, SERVED_FIRST, self.exception_handlers, self.router)
+        return ServedFirst(stack, LIVE_STREAMS, self.exception_handlers, self.router)
+
+    def openapi(self) -> dict[str, Any]:
+        if self.openapi_schema is None:
+            schema = super().openapi()
+            schema["paths"][events.ROUTE.path] = events.OPENAPI
+            self.openapi_schema = schema
+        return self.openapi_schema
 
 
 def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:

@@ -7,13 +7,10 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, Path, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import TypeAdapter, ValidationError
-from starlette.routing import Route
 
 from app.service.codes import normalize_code
 from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
-from app.service.seats import Seat
 from app.web.asking import answering, asking
 from app.web.deps import (
     CodeDep,
@@ -25,13 +22,9 @@ from app.web.deps import (
     RequiredSeat,
     SameOriginUnlessBearer,
     ServiceDep,
-    get_service,
     limit,
     limit_claims,
     presented_token,
-    required_seat,
-    room_code,
-    same_origin_unless_bearer,
     seat_in,
     set_seat_cookie,
 )
@@ -40,7 +33,6 @@ from app.web.i18n import Lang
 from app.web.schemas import (
     ActionIn,
     ActionOut,
-    ActionRequest,
     ClaimIn,
     ClaimOut,
     CreateRoom,
@@ -53,8 +45,6 @@ from app.web.schemas import (
 )
 
 router = APIRouter(prefix="/api", tags=["api"], dependencies=[SameOriginUnlessBearer])
-
-ACTION_IN: TypeAdapter[ActionRequest] = TypeAdapter(ActionIn)
 
 T = TypeVar("T")
 
@@ -213,29 +203,6 @@ async def post_action(
     Its `chat` holds only the lines this action added (`chat_after` says after which
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
-    return await _apply(service, code, seat, body, request)
-
-
-async def post_action_first(request: Request, value: Any) -> Response | None:
-    """``post_action`` for a well-formed action, served ahead of the middleware
-    (``app.web.first``); None for any other body, which the route itself refuses.
-
-    The room, the seat and the action are settled in the route's order (its
-    dependencies, then its body), so a request gets the same answer either way."""
-    try:
-        body = ACTION_IN.validate_python(value, from_attributes=True)
-    except ValidationError:
-        return None
-    await same_origin_unless_bearer(request)  # the router's dependency
-    service = await get_service(request)
-    code = await room_code(request.path_params["code"])
-    seat = await required_seat(request, code, service)
-    return await _apply(service, code, seat, body, request)
-
-
-async def _apply(
-    service: RoomService, code: str, seat: Seat, body: ActionRequest, request: Request
-) -> Response:
     # An answer to a seat request says which request this browser made, if any.
     action = answering(request, code, to_action(body))
     update = await service.act(code, seat, action, body.seq)
@@ -243,10 +210,6 @@ async def _apply(
     # stream of the seats that share it (``events.state_json``).
     answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
     return Response(answer, media_type="application/json")
-
-
-SERVED_FIRST = Route("/api/rooms/{code}/actions", post_action_first, methods=["POST"])
-"""The action route, as ``app.web.first`` serves it ahead of the middleware."""
 
 
 @router.get(

@@ -11,62 +11,83 @@ open stream is its player's presence at the table.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
-from fastapi import APIRouter, Request
 from sse_starlette import EventSourceResponse, ServerSentEvent
+from starlette.requests import Request
 from starlette.routing import Route
 
 from app.jsontext import to_bytes
 from app.service.following import Moved, Update
 from app.service.hub import Ping
-from app.service.rooms import RoomService
-from app.service.seats import Seat
-from app.web.deps import CodeDep, ReaderSeat, ServiceDep, get_service, reader_seat, room_code
-from app.web.streams import PING_COMMENT, RoomStream, event_stream
-
-router = APIRouter(prefix="/api", tags=["api"])
+from app.web.deps import get_service, reader_seat, room_code
+from app.web.state_schema import STREAM_SCHEMA
+from app.web.streams import LET_GO, PING_COMMENT, event_stream
 
 MAX_EVENT_ID = 20
 """Digits of a Last-Event-ID worth reading."""
 
 
-@router.get(
-    "/rooms/{code}/events",
-    response_class=EventSourceResponse,
-    responses={200: {"content": {"text/event-stream": {}}}},
-)
-async def room_events(
-    code: CodeDep, request: Request, seat: ReaderSeat, service: ServiceDep
-) -> EventSourceResponse:
+async def room_events(request: Request) -> EventSourceResponse:
     """Every change of the room as a `state` event; honours `Last-Event-ID`.
 
-    The first event carries the current state with the whole recent chat
-    (`chat_after` null); each later one only the chat lines its change added.
-    """
-    return await _opened(request, code, seat, service)
-
-
-async def served_room_events(request: Request) -> RoomStream:
-    """``room_events`` as it is served: a plain Starlette route (``SERVED``) asking for
-    the same room, seat and service with the same functions, without FastAPI's
-    dependency machinery, whose frames an open stream would hold for hours (about
-    4 KB a stream, thousands of them). The route above stays for the API's
-    documentation."""
+    A plain Starlette route (``ROUTE``), opened ahead of the middleware
+    (``app.web.first``): it asks for the room, the seat and the service with the
+    functions the API's routes depend on, without FastAPI's dependency machinery,
+    whose frames an open stream would hold for hours. The API's document describes
+    it through ``OPENAPI``."""
     code = await room_code(request.path_params["code"])
     service = await get_service(request)
-    return await _opened(request, code, await reader_seat(request, code, service), service)
-
-
-SERVED = Route("/api/rooms/{code}/events", served_room_events, methods=["GET"])
-"""Registered ahead of the routers (``app/main.py``), so it is the one that answers."""
-
-
-async def _opened(
-    request: Request, code: str, seat: Seat | None, service: RoomService
-) -> RoomStream:
+    seat = await reader_seat(request, code, service)
     await service.ensure_room(code)  # 404 before the stream opens
     updates = service.follow(code, seat, _last_event_id(request))
-    return event_stream(_events(updates))
+    return event_stream(_events(updates), request.app.state.stream_shutdown)
+
+
+ROUTE = Route("/api/rooms/{code}/events", room_events, methods=["GET"])
+
+
+OPENAPI: dict[str, Any] = {
+    "get": {
+        "tags": ["api"],
+        "summary": "Room Events",
+        "operationId": "room_events_api_rooms__code__events_get",
+        "description": (
+            "Every change of the room as a `state` event (`id:` its `seq`, data "
+            '`{"seq", "action", "state"}`, the state as the caller\'s seat may see it); '
+            "honours `Last-Event-ID` (or `?last_event_id=`). The first event carries the "
+            "current state with the whole recent chat (`chat_after` null); each later one "
+            "only the chat lines its change added. A `moved` event ends the stream of a "
+            "seat that moved to another device. Without a seat, the public view "
+            "(rate-limited per client address, as reading the room)."
+        ),
+        "parameters": [
+            {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},
+            {
+                "name": "last_event_id",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 0},
+            },
+            {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": False,
+                "schema": {"type": "integer", "minimum": 0},
+            },
+        ],
+        "responses": {
+            "200": {
+                "description": "Server-Sent Events: `state`, then `moved` if the seat moves",
+                "content": {"text/event-stream": {"schema": STREAM_SCHEMA}},
+            },
+            "404": {"description": "No such room"},
+            "429": {"description": "Too many rooms read without a seat"},
+        },
+    }
+}
+"""The stream in the API's document (``/openapi.json``), beside the routes FastAPI
+describes itself."""
 
 
 def _last_event_id(request: Request) -> int | None:
@@ -82,13 +103,21 @@ MOVED_EVENT = ServerSentEvent(data="{}", event="moved").encode()
 
 
 async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterator[bytes]:
+    """The stream's events. An idle stream holds no change and no event: the first
+    event (the whole state and chat, this stream's own) is let go once sent; the
+    later ones are shared by the seat's streams."""
+    first = True
     async for update in updates:
         if isinstance(update, Moved):
             yield MOVED_EVENT
             return
         event = PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
-        del update  # an idle stream holds no change
+        del update
         yield event
+        del event
+        if first:
+            first = False
+            yield LET_GO
 
 
 async def _encoded(update: Update) -> bytes:

@@ -299,7 +299,7 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
         raise AssertionError("a stream's GET went through the middleware")
 
     handlers = create_app(Settings(database_url="sqlite://")).exception_handlers
-    door = ServedFirst(rest, [Route("/api/rooms/{code}/events", broken)], [], handlers, None)
+    door = ServedFirst(rest, [Route("/api/rooms/{code}/events", broken)], handlers, None)
     # Starlette's client runs the app on a thread of its own: the browser tests leave
     # an event loop running on this one.
     r = TestClient(door, raise_server_exceptions=False).get("/api/rooms/ABCDEF/events")
