@@ -12,11 +12,12 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
 from app.rules.errors import BadSeat, RuleError
 from app.rules.text import N_
-from app.service.codes import normalize_code
 from app.service.errors import ClaimNotFound, RateLimited, RoomNotFound
 from app.web import render
 from app.web.asking import asking, claim_cookie, claim_of
 from app.web.deps import (
+    NoRoomPage,
+    PageCode,
     SameOriginPosts,
     ServiceDep,
     limit_claims,
@@ -35,10 +36,6 @@ def _page(template: str, lang: str, status: int = 200, **context: object) -> HTM
     return HTMLResponse(render.page(template, lang, **context), status_code=status)
 
 
-def _no_room(code: str, lang: str) -> HTMLResponse:
-    return _page("missing", lang, 404, code=code[:12])
-
-
 def _to_room(code: str, request: Request) -> Response:
     if request.headers.get("hx-request") == "true":
         return Response(status_code=204, headers={"HX-Redirect": f"/r/{code}"})
@@ -46,15 +43,14 @@ def _to_room(code: str, request: Request) -> Response:
 
 
 @router.post("/r/{code}/claim")
-async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+async def ask_for_a_seat(
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
+) -> Response:
     """ "I am Bea": a request every seated player sees at once."""
-    normalized = normalize_code(code)
-    if normalized is None:
-        return _no_room(code, lang)
     try:
-        if await reader_seat(request, normalized, service) is not None:
-            return RedirectResponse(f"/r/{normalized}", status_code=303)
-        await limit_claims(request, service, normalized)
+        if await reader_seat(request, code, service) is not None:
+            return RedirectResponse(f"/r/{code}", status_code=303)
+        await limit_claims(request, service, code)
     except RateLimited as error:
         # Said before the room is read: the same page whether or not the code is a room.
         return _page("error", lang, error.status, message=error)
@@ -63,18 +59,18 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang:
     try:
         if seat is None or not 0 <= seat < 100:
             raise BadSeat(N_("Choose the seat that is yours."))
-        claimed = await service.claims.claim(normalized, seat, **asking(request, normalized))
+        claimed = await service.claims.claim(code, seat, **asking(request, code))
     except RoomNotFound:
-        return _no_room(code, lang)
+        raise NoRoomPage() from None
     except RuleError as error:
         try:
-            view = await service.view(normalized, None)
+            view = await service.view(code, None)
         except RoomNotFound:
-            return _no_room(code, lang)
+            raise NoRoomPage() from None
         return _page("join", lang, error.status, error=error, **render.room_context(view))
-    response = RedirectResponse(f"/r/{normalized}/claim", status_code=303)
+    response = RedirectResponse(f"/r/{code}/claim", status_code=303)
     response.set_cookie(
-        claim_cookie(normalized),
+        claim_cookie(code),
         f"{claimed.claim}.{claimed.token}",
         max_age=60 * 60 * CLAIM_HOURS,
         httponly=True,
@@ -87,13 +83,15 @@ async def ask_for_a_seat(request: Request, code: str, service: ServiceDep, lang:
 
 @router.get("/r/{code}/claim", response_class=HTMLResponse)
 async def waiting_for_the_table(
-    request: Request, code: str, service: ServiceDep, lang: Lang
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
 ) -> Response:
     return await _claim_answer(request, code, service, lang, fragment=False)
 
 
 @router.get("/r/{code}/claim/status", response_class=HTMLResponse)
-async def claim_status(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+async def claim_status(
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
+) -> Response:
     """The waiting page's part that asks again every few seconds."""
     return await _claim_answer(request, code, service, lang, fragment=True)
 
@@ -101,36 +99,35 @@ async def claim_status(request: Request, code: str, service: ServiceDep, lang: L
 async def _claim_answer(
     request: Request, code: str, service: ServiceDep, lang: str, fragment: bool
 ) -> Response:
-    normalized = normalize_code(code)
-    if normalized is None:
-        return _no_room(code, lang)
-    asked = claim_of(request, normalized)
+    """How this device's request for a seat of ``code`` stands (the page, or its part
+    that asks again)."""
+    asked = claim_of(request, code)
     if asked is None:
-        await reader_seat(request, normalized, service)  # a lookup, if seatless
-        return _to_room(normalized, request)
+        await reader_seat(request, code, service)  # a lookup, if seatless
+        return _to_room(code, request)
     claim_id, token = asked
     waits = False
     try:
-        state = await service.claims.state(normalized, claim_id, token)
+        state = await service.claims.state(code, claim_id, token)
         status, seat, waits = state.status, state.seat, state.waits
-        view = await service.view(normalized, None)
+        view = await service.view(code, None)
     except ClaimNotFound:
         # No such request here, whether or not the code is a room: the same answer.
-        await reader_seat(request, normalized, service)  # a lookup, if seatless
+        await reader_seat(request, code, service)  # a lookup, if seatless
         status, seat, view = "refused", -1, None
     except RoomNotFound:
-        return _no_room(code, lang)
+        raise NoRoomPage() from None
     except RuleError:
         status, seat, view = "refused", -1, None
     if status == "allowed":
         # In: this device's seat token is the request's own.
-        response = _to_room(normalized, request)
-        set_seat_cookie(request, response, normalized, token)
-        response.delete_cookie(claim_cookie(normalized), path="/")
+        response = _to_room(code, request)
+        set_seat_cookie(request, response, code, token)
+        response.delete_cookie(claim_cookie(code), path="/")
         return response
     name = _name_of(view, seat)
     context: dict[str, object] = {
-        "code": normalized,
+        "code": code,
         "status": status,
         "name": name,
         "waits": waits,  # the Spectator's seat: it moves once their clover is checked
@@ -148,20 +145,17 @@ def _name_of(view: dict[str, object] | None, seat: int) -> str | None:
 
 
 @router.post("/r/{code}/claim/withdraw")
-async def withdraw_claim(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
-    normalized = normalize_code(code)
-    if normalized is None:
-        return _no_room(code, lang)
-    asked = claim_of(request, normalized)
+async def withdraw_claim(request: Request, code: PageCode, service: ServiceDep) -> Response:
+    asked = claim_of(request, code)
     try:
         if asked is None:
             raise ClaimNotFound()
-        await service.claims.withdraw(normalized, *asked)
+        await service.claims.withdraw(code, *asked)
     except ClaimNotFound:
         # Nothing of this device's to take back, whether or not the code is a room.
-        await reader_seat(request, normalized, service)  # a lookup, if seatless
+        await reader_seat(request, code, service)  # a lookup, if seatless
     except RuleError:
         pass  # already answered or gone: nothing left to take back
-    response = RedirectResponse(f"/r/{normalized}", status_code=303)
-    response.delete_cookie(claim_cookie(normalized), path="/")
+    response = RedirectResponse(f"/r/{code}", status_code=303)
+    response.delete_cookie(claim_cookie(code), path="/")
     return response

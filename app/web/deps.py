@@ -3,8 +3,10 @@
 The room from the path, the seat from a bearer token or the room's cookie,
 the rate limits of what brute force would lean on, and the check that a
 cookie-carried post comes from our own pages. The JSON routes take these as
-FastAPI dependencies; the pages call the same functions inside their
-handlers, so that a refusal shows the form again instead of an error page.
+FastAPI dependencies. The pages take the room's code the same way
+(``PageCode``: a code that is none gets the page of a room that does not
+exist), and call the other functions inside their handlers, so that a refusal
+shows the form again instead of an error page.
 """
 
 from __future__ import annotations
@@ -66,6 +68,24 @@ async def room_code(code: str) -> str:
 
 
 CodeDep = Annotated[str, Depends(room_code)]
+
+
+class NoRoomPage(RoomNotFound):
+    """No room at a page's address: its code cannot be one, or names no room (for the
+    one asking). Answered with the page that says so and offers the code typed again
+    (``errors.install``)."""
+
+
+async def page_code(code: str) -> str:
+    """``room_code`` for the pages: a code that cannot be one gets the page of a room that
+    does not exist, as an unknown one does."""
+    normalized = normalize_code(code)
+    if normalized is None:
+        raise NoRoomPage()
+    return normalized
+
+
+PageCode = Annotated[str, Depends(page_code)]
 
 
 def client_key(request: Request) -> str:

@@ -17,6 +17,7 @@ from starlette.requests import ClientDisconnect
 
 from app.rules.errors import CluesRejected, RuleError
 from app.rules.text import N_, Text
+from app.web.deps import NoRoomPage
 from app.web.i18n import DEFAULT, Message, interface_language, localize
 
 log = logging.getLogger(__name__)
@@ -82,6 +83,12 @@ def _html_error(request: Request, status: int, message: Message, lang: str) -> R
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(NoRoomPage)
+    async def no_room_page(request: Request, exc: NoRoomPage) -> Response:
+        from app.web.pages import missing  # the templates load only when a page needs them
+
+        return missing(str(request.path_params.get("code", "")), interface_language(request))
+
     @app.exception_handler(RuleError)
     async def rule_error(request: Request, exc: RuleError) -> Response:
         if isinstance(exc, CluesRejected):

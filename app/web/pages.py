@@ -32,7 +32,9 @@ from app.service.seats import Seat
 from app.web import render
 from app.web.asking import answering
 from app.web.deps import (
+    NoRoomPage,
     OptionalSeat,
+    PageCode,
     SameOriginPosts,
     ServiceDep,
     cookie_name,
@@ -191,28 +193,27 @@ async def join_by_code(request: Request, service: ServiceDep, lang: Lang) -> Res
 
 
 @router.get("/r/{code}", response_class=HTMLResponse)
-async def room_page(request: Request, code: str, service: ServiceDep, lang: Lang) -> HTMLResponse:
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    seat = await seat_in(request, normalized, service)
+async def room_page(
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
+) -> HTMLResponse:
+    seat = await seat_in(request, code, service)
     try:
         if seat is None:
             await limit(request, service, "lookup")
-        view = await service.view(normalized, None if seat is None else seat.pid)
+        view = await service.view(code, None if seat is None else seat.pid)
     except RoomNotFound:
-        return missing(code, lang)
+        raise NoRoomPage() from None
     except RateLimited as error:
         return html(render.page("error", lang, message=error), error.status)
     if seat is None or view["you"] is None:
-        cookie_token = request.cookies.get(cookie_name(normalized))
-        if await service.seat_moved(normalized, cookie_token):
+        cookie_token = request.cookies.get(cookie_name(code))
+        if await service.seat_moved(code, cookie_token):
             # Its seat is played from another device now: say so, and how to ask back.
             return html(render.page("seat-moved", lang, **render.room_context(view)))
         return html(render.page("join", lang, **render.room_context(view)))
-    service.touch(normalized, seat.pid)
-    token = request.cookies.get(cookie_name(normalized), "")
-    device_url = f"{site(request)}/r/{normalized}/seat#{token}" if token else None
+    service.touch(code, seat.pid)
+    token = request.cookies.get(cookie_name(code), "")
+    device_url = f"{site(request)}/r/{code}/seat#{token}" if token else None
     return _room(request, service, view, seat, lang, device_url=device_url)
 
 
@@ -245,38 +246,37 @@ def _room(
 
 @router.get("/r/{code}/history", response_class=HTMLResponse)
 async def history_page(
-    request: Request, code: str, service: ServiceDep, lang: Lang
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
 ) -> HTMLResponse:
     """The clovers of the game so far, for a player of the room.
 
     Someone without a seat here gets the page of a room that does not exist, as
     for an unknown code: the page tells nothing, not even that the room is there.
     """
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    seat = await reader_seat(request, normalized, service)
+    seat = await reader_seat(request, code, service)
     if seat is None:
-        return missing(code, lang)
+        raise NoRoomPage()
     try:
-        history = await service.history(normalized)
+        history = await service.history(code)
     except RoomNotFound:
-        return missing(code, lang)
-    service.touch(normalized, seat.pid)
-    return html(render.page("history", lang, code=normalized, history=history))
+        raise NoRoomPage() from None
+    service.touch(code, seat.pid)
+    return html(render.page("history", lang, code=code, history=history))
 
 
 def missing(code: str, lang: str) -> HTMLResponse:
+    """The page of a room that is not there, offering ``code`` (as typed) to put right:
+    the answer to ``NoRoomPage`` wherever a page meets it (``errors.install``)."""
     return html(render.page("missing", lang, code=code[:MAX_FIELD]), 404)
 
 
 @router.post("/r/{code}/join")
-async def join_room(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+async def join_room(request: Request, code: PageCode, service: ServiceDep, lang: Lang) -> Response:
     return await _newcomer(request, code, service, lang, watch=False)
 
 
 @router.post("/r/{code}/watch")
-async def watch_room(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+async def watch_room(request: Request, code: PageCode, service: ServiceDep, lang: Lang) -> Response:
     """The join page's other form: watch the room under a name, without a seat."""
     return await _newcomer(request, code, service, lang, watch=True)
 
@@ -286,13 +286,10 @@ async def _newcomer(
 ) -> Response:
     """Take a seat, or watch: the room's page with its token set, or the join page
     again with the refusal on it and the name typed."""
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
     name = typed(await request.form(), "name")
     try:
         await limit(request, service, "join")
-        await reader_seat(request, normalized, service)
+        await reader_seat(request, code, service)
     except RateLimited as error:
         # Said before the room is read: the same page whether or not the code is a room.
         return html(render.page("error", lang, message=error), error.status)
@@ -300,40 +297,37 @@ async def _newcomer(
         if watch:
             # A device with a seat here (or watching already) does not watch under
             # another name: the rules refuse it, said on the form.
-            seat = await seat_in(request, normalized, service)
-            token = (await service.watch(normalized, name, seat)).token
+            seat = await seat_in(request, code, service)
+            token = (await service.watch(code, name, seat)).token
         else:
-            token = (await service.join(normalized, name)).token
+            token = (await service.join(code, name)).token
     except RuleError as refusal:
         if refusal.status == 404:
-            return missing(code, lang)
+            raise NoRoomPage() from None
         try:
-            view = await service.view(normalized, None)
+            view = await service.view(code, None)
         except RoomNotFound:
-            return missing(code, lang)
+            raise NoRoomPage() from None
         context = render.room_context(view)
         page = render.page("join", lang, error=refusal, name=name, **context)
         return html(page, refusal.status)
-    response = see_room(normalized)
-    set_seat_cookie(request, response, normalized, token)
+    response = see_room(code)
+    set_seat_cookie(request, response, code, token)
     return response
 
 
 @router.get("/r/{code}/invite.svg")
 async def invite_qr(
-    request: Request, code: str, seat: OptionalSeat, service: ServiceDep, lang: Lang
+    request: Request, code: PageCode, seat: OptionalSeat, service: ServiceDep
 ) -> Response:
     """The invite link as a QR code, for the address this page was asked for.
 
     It only draws the code it is given (no room is read), so it tells nothing
     about which rooms exist; without a seat it still counts as a lookup.
     """
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
     if seat is None:
         await limit(request, service, "lookup")
-    svg = render.qr_svg(f"{site(request)}/r/{normalized}")
+    svg = render.qr_svg(f"{site(request)}/r/{code}")
     return Response(
         svg, media_type="image/svg+xml", headers={"Cache-Control": "private, max-age=3600"}
     )
@@ -343,7 +337,9 @@ async def invite_qr(
 
 
 @router.get("/r/{code}/seat", response_class=HTMLResponse)
-async def seat_page(request: Request, code: str, service: ServiceDep, lang: Lang) -> HTMLResponse:
+async def seat_page(
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
+) -> HTMLResponse:
     """The "play on another device" link: ``/r/CODE/seat#<token>``.
 
     The token rides in the fragment, which browsers never send: it stays out of
@@ -351,36 +347,27 @@ async def seat_page(request: Request, code: str, service: ServiceDep, lang: Lang
     reads no room, but from a device without a seat it counts as a lookup, as every
     request by code does.
     """
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    await reader_seat(request, normalized, service)
-    return html(render.page("seat", lang, code=normalized))
+    await reader_seat(request, code, service)
+    return html(render.page("seat", lang, code=code))
 
 
 @router.post("/r/{code}/seat")
 async def take_seat(
     request: Request,
-    code: str,
+    code: PageCode,
     service: ServiceDep,
     lang: Lang,
     token: Annotated[str, Form()] = "",
 ) -> Response:
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    return await _seat_here(request, normalized, token, service, lang)
+    return await _seat_here(request, code, token, service, lang)
 
 
 @router.get("/r/{code}/seat/{token}")
 async def take_seat_by_path(
-    request: Request, code: str, token: str, service: ServiceDep, lang: Lang
+    request: Request, code: PageCode, token: str, service: ServiceDep, lang: Lang
 ) -> Response:
     """Seat links of the older form, with the token in the path (our access log redacts it)."""
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    return await _seat_here(request, normalized, token, service, lang)
+    return await _seat_here(request, code, token, service, lang)
 
 
 async def _seat_here(
@@ -403,39 +390,38 @@ async def _seat_here(
 
 
 @router.post("/r/{code}/act")
-async def room_action(request: Request, code: str, service: ServiceDep, lang: Lang) -> Response:
+async def room_action(
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
+) -> Response:
     """One action from a form or button of the room page."""
-    normalized = normalize_code(code)
-    if normalized is None:
-        return missing(code, lang)
-    seat = await reader_seat(request, normalized, service)
+    seat = await reader_seat(request, code, service)
     if seat is None:
         # The same whether or not the code is a room.
         refusal = NotSeated(N_("You have no seat in this room."))
-        return flash_response(refusal, 401, lang) if is_htmx(request) else see_room(normalized)
+        return flash_response(refusal, 401, lang) if is_htmx(request) else see_room(code)
     try:
         form = await request.form()
         action = to_action(ACTION.validate_python(form_body(form)))
-        action = answering(request, normalized, action)  # never from the asking browser
-        await service.act(normalized, seat, action)
+        action = answering(request, code, action)  # never from the asking browser
+        await service.act(code, seat, action)
         if form.get("then") == "done":
-            await service.act(normalized, seat, act.Done())
+            await service.act(code, seat, act.Done())
     except CluesRejected as error:
         message = " ".join(localize(detail.text, lang) for detail in error.details)
-        return await _refused(request, service, normalized, seat, message, error.status, lang)
+        return await _refused(request, service, code, seat, message, error.status, lang)
     except RuleError as error:
-        return await _refused(request, service, normalized, seat, error, error.status, lang)
+        return await _refused(request, service, code, seat, error, error.status, lang)
     except ValidationError:
         malformed = Invalid()
-        return await _refused(request, service, normalized, seat, malformed, 422, lang)
+        return await _refused(request, service, code, seat, malformed, 422, lang)
     if isinstance(action, act.Leave):
-        return _left(request, normalized)
+        return _left(request, code)
     if isinstance(action, act.Sit) and is_htmx(request):
         # Seated now: the page comes again with a player's controls.
         return Response(status_code=204, headers={"HX-Refresh": "true"})
     if is_htmx(request):
         return Response(status_code=204)
-    return see_room(normalized)
+    return see_room(code)
 
 
 def _left(request: Request, code: str) -> Response:
@@ -466,7 +452,7 @@ async def _refused(
     try:
         view = await service.view(code, seat.pid)
     except RoomNotFound:
-        return missing(code, lang)
+        raise NoRoomPage() from None
     if view["you"] is None:
         return html(render.page("join", lang, error=message, **render.room_context(view)), status)
     return _room(request, service, view, seat, lang, flash=message, status=status)
@@ -506,16 +492,13 @@ def form_body(form: FormData) -> dict[str, Any]:
 @router.post("/r/{code}/check", response_class=HTMLResponse)
 async def check(
     request: Request,
-    code: str,
+    code: PageCode,
     seat: OptionalSeat,
     service: ServiceDep,
     lang: Lang,
     leaf_typed: Annotated[str, Form(alias="leaf", max_length=MAX_FIELD)] = "0",
 ) -> HTMLResponse:
     """Check one clue as it is typed: the verdict, nothing saved."""
-    normalized = normalize_code(code)
-    if normalized is None:
-        return html("", 200)
     if seat is None:
         await limit(request, service, "lookup")  # the same answer, room or not
         return html("", 200)
@@ -525,7 +508,7 @@ async def check(
     form = await request.form()
     text = form.get(f"clue{leaf}")
     try:
-        view = await service.view(normalized, seat.pid)
+        view = await service.view(code, seat.pid)
     except RoomNotFound:
         return html("", 200)
     clover = view["clover"]
