@@ -43,6 +43,7 @@ from app.web.schemas import (
     WatchOut,
     to_action,
 )
+from app.web.state_schema import RoomState
 
 router = APIRouter(prefix="/api", tags=["api"], dependencies=[SameOriginUnlessBearer])
 
@@ -105,7 +106,7 @@ async def watch_room(
     return WatchOut(code=watching.code, token=watching.token, watcher=watching.watcher)
 
 
-@router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=dict[str, Any])
+@router.get("/rooms/{code}", responses=ROOM_ERRORS, response_model=RoomState)
 async def get_room(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> JSONResponse:
     """The room as the caller's seat may see it, with the whole recent chat; without a
     seat, the public view (rate-limited per client address: a code is a room's secret)."""

@@ -26,6 +26,9 @@ from pydantic import (
 )
 
 from app.rules import actions as act
+from app.web.state_schema import ActionOut as ActionOut
+from app.web.state_schema import HistoryOut as HistoryOut
+from app.web.state_schema import LegendsOut as LegendsOut
 
 Name = Annotated[StrictStr, Field(max_length=100, description="1 to 24 characters once trimmed")]
 Number = Annotated[StrictInt, Field(ge=-1_000_000, le=1_000_000)]
@@ -154,67 +157,3 @@ def form_fields(kind: str) -> list[tuple[str, Any, Any]]:
         for f in dataclasses.fields(cls)
         if not f.metadata.get("stamped")
     ]
-
-
-class ActionOut(BaseModel):
-    seq: int
-    state: dict[str, Any]
-
-
-class Legend(BaseModel):
-    id: int
-    room: str | None = Field(
-        default=None, description="Only in a room's own legends, asked for by one of its players"
-    )
-    finished_at: str
-    players: list[str]
-    player_count: int
-    decoys: int
-    score: int
-    max: int
-    language: str = Field(default="en", description="The room's language: en, fr or zh")
-
-
-class LegendsOut(BaseModel):
-    legends: list[Legend]
-
-
-class HistoryCard(BaseModel):
-    card: str = Field(description="The card's id in its clover, as its pool gave it")
-    words: list[str] = Field(description="Its four keywords clockwise from its top edge")
-
-
-class HistoryPlacement(HistoryCard):
-    spot: int
-    rotation: int
-    right: bool = Field(description="On its own spot at its own rotation")
-
-
-class HistoryTry(BaseModel):
-    attempt: int = Field(description="1, or 2 for the last try")
-    placements: list[HistoryPlacement] = Field(description="The board as it was checked")
-
-
-class HistorySpot(HistoryCard):
-    spot: int
-    rotation: int
-
-
-class HistoryClover(BaseModel):
-    turn: int = Field(description="0 for the game's first clover, then 1, 2, ...")
-    spectator: int = Field(description="The Spectator's seat")
-    player: int = Field(description="The Spectator's player id")
-    name: str
-    clues: list[str] = Field(description="The four clues in leaf order")
-    tries: list[HistoryTry]
-    score: int
-    solution: list[HistorySpot] = Field(description="Where each true card lay, spot by spot")
-    decoys: list[HistoryCard]
-
-
-class HistoryOut(BaseModel):
-    code: str
-    seq: int = Field(description="The room's seq this history is as of")
-    clovers: list[HistoryClover] = Field(
-        description="Every checked clover of the current game, in the order played"
-    )
