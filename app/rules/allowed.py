@@ -8,17 +8,41 @@ exactly when the engine would accept that action from that seat.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Claim, Room
+from app.rules.text import N_
+
+NO_BOTS_HERE = N_("Bots are not installed on this server.")
+BOTS_SPEAK = N_("Bots speak English only for now: they play in English rooms.")
 
 
-def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str, Any]:
+def why_no_bots(language: str, bot_languages: Collection[str]) -> str | None:
+    """Why no bot may play in a room of ``language`` on a server whose bots speak
+    ``bot_languages`` (the service says which: none without the bots' brain), or
+    ``None`` if bots may. The one place this rule is written: the service refuses
+    bots by it, and the views offer them by it."""
+    if not bot_languages:
+        return NO_BOTS_HERE
+    if language not in bot_languages:
+        return BOTS_SPEAK
+    return None
+
+
+def allowed(
+    room: Room,
+    seat: int | None,
+    *,
+    watching: bool = False,
+    bot_languages: Collection[str] = (),
+) -> dict[str, Any]:
     """Every action this seat may take now: a flag each, for ``kick`` and ``drop`` the
     seats, for ``allow`` and ``refuse`` the claims this seat may allow, or refuse.
     ``join`` and ``watch`` are for someone without a seat (``seat=None``): whether they
     may take one, or watch. ``watching``: the answers for a watcher, the same for every
-    one of them (``sit``, ``leave``, ``say``)."""
+    one of them (``sit``, ``leave``, ``say``). ``bot_languages``: the room languages this
+    server's bots play in (``add_bot`` and ``stand_in`` offer bots only there)."""
     seated = seat is not None and 0 <= seat < len(room.players)
     if watching:
         return _only(sit=room.has_free_seat(), leave=True, say=room.watchers_chat)
@@ -43,6 +67,7 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
     clover = room.clovers[seat] if room.phase == "clues" else None
     moving = res is not None and not res.checked and room.is_guesser(seat)
     full = res is not None and res.is_full()
+    bots = why_no_bots(room.language, bot_languages) is None
     return {
         "join": False,
         "watch": False,
@@ -66,12 +91,13 @@ def allowed(room: Room, seat: int | None, *, watching: bool = False) -> dict[str
             for s, player in enumerate(room.players)
             if lobby and host and s not in (seat, room.host) and (player.bot or not player.present)
         ],
-        "add_bot": lobby and host and len(room.players) < MAX_PLAYERS,
+        "add_bot": lobby and host and len(room.players) < MAX_PLAYERS and bots,
         "stand_in": [
             s
             for s, player in enumerate(room.players)
             if playing
             and host
+            and bots
             and s != seat
             and not (player.present or player.bot or player.stand_in or player.out)
         ],

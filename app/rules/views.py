@@ -23,6 +23,7 @@ The result is plain JSON-ready data in the shape of the API's room state (docs/a
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Final, Literal
 
@@ -80,9 +81,16 @@ clover, the Spectator's truth), every other seat together (``SEATED``), or every
 without a seat, watchers included (``None``)."""
 
 
-def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
+def view(
+    room: Room,
+    viewer: Viewer,
+    *,
+    chat_after: int | None = None,
+    bot_languages: Collection[str] = (),
+) -> View:
     """The room as ``viewer`` may see it: a seat, ``WATCHER``, or ``None`` for someone
-    with neither. A watcher sees what someone without a seat sees, and what they may do.
+    with neither. A watcher sees what someone without a seat sees, and what they may do
+    (``bot_languages``: the room languages the server's bots play in, see ``own``).
 
     With ``chat_after`` (a chat line id), ``chat`` holds only the lines after
     it: an answer or event following one change carries what that change
@@ -94,7 +102,8 @@ def view(room: Room, viewer: Viewer, *, chat_after: int | None = None) -> View:
     same for every viewer of one ``audience``, so a change can be told to the four
     guessers of a room at the cost of one.
     """
-    return own(room, viewer) | common(room, audience(room, viewer), chat_after=chat_after)
+    common_part = common(room, audience(room, viewer), chat_after=chat_after)
+    return own(room, viewer, bot_languages) | common_part
 
 
 def audience(room: Room, viewer: Viewer) -> Audience:
@@ -111,11 +120,14 @@ def audience(room: Room, viewer: Viewer) -> Audience:
     return SEATED
 
 
-def own(room: Room, viewer: Viewer) -> View:
-    """What is ``viewer``'s own in a view: who reads it and what they may do."""
+def own(room: Room, viewer: Viewer, bot_languages: Collection[str] = ()) -> View:
+    """What is ``viewer``'s own in a view: who reads it and what they may do, bots
+    offered only in a room of one of ``bot_languages`` (the service's to say: the
+    rules know no bots' brain; ``allowed.why_no_bots``)."""
     watching = viewer == WATCHER
     seat = _seat(room, viewer)
-    return {"you": _you(room, seat, watching), "can": allowed(room, seat, watching=watching)}
+    can = allowed(room, seat, watching=watching, bot_languages=bot_languages)
+    return {"you": _you(room, seat, watching), "can": can}
 
 
 def common(room: Room, audience: Audience, *, chat_after: int | None = None) -> View:

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from app.rules.state import Room
-from app.rules.views import Audience, View, Viewer, audience, own, viewer_of
+from app.rules.views import Audience, View, Viewer, audience, viewer_of
 from app.service.hub import Change, Closed, Ping, RoomHub
 from app.service.presence import PresenceTracker
 
@@ -29,6 +29,8 @@ class Views(Protocol):
     async def common_view(
         self, room: Room, shared_by: Audience, chat_after: int | None = None
     ) -> View: ...
+
+    def own_view(self, room: Room, seat: Viewer) -> View: ...
 
 
 class Update:
@@ -86,7 +88,7 @@ class Update:
 
     def own(self) -> View:
         """What is this seat's own in its view (``views.own``)."""
-        return own(self._change.room, self._seat)
+        return self._views.own_view(self._change.room, self._seat)
 
 
 class Whom:

@@ -39,6 +39,7 @@ from app.rules.actions import (
     Timeout,
     Watch,
 )
+from app.rules.allowed import BOTS_SPEAK, why_no_bots
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
 from app.rules.engine import new_room, play
@@ -105,7 +106,6 @@ class Watching:
     watcher: int
 
 
-BOTS_SPEAK = N_("Bots speak English only for now: they play in English rooms.")
 NO_DECK = N_("This table has no deck in that language: choose one it offers.")
 
 
@@ -415,15 +415,15 @@ class RoomService:
         return action, seat, new, records, played.finished
 
     def _bots_may(self, room: Room, action: Action) -> None:
-        """Bots come only where this server has them, in a language they speak."""
+        """Bots come only where this server has them, in a language they speak
+        (``allowed.why_no_bots``, by which the views offer them too)."""
         if isinstance(action, AddBot | StandIn):
-            if not self.bot_languages:
-                raise NoBots()
-            if room.language not in self.bot_languages:
-                raise NoBots(BOTS_SPEAK)
+            why = why_no_bots(room.language, self.bot_languages)
+            if why is not None:
+                raise NoBots(why)
         if (
             isinstance(action, Language)
-            and action.language not in self.bot_languages
+            and why_no_bots(action.language, self.bot_languages) is not None
             and any(p.bot for p in room.players)
         ):
             raise NoBots(BOTS_SPEAK)
@@ -484,7 +484,13 @@ class RoomService:
     async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View:
         """The per-seat view (``seat`` may be any watcher: see ``views.WATCHER``), plus
         what the Record of Legends says of this room."""
-        return own(room, seat) | await self.common_view(room, audience(room, seat), chat_after)
+        common_part = await self.common_view(room, audience(room, seat), chat_after)
+        return self.own_view(room, seat) | common_part
+
+    def own_view(self, room: Room, seat: Viewer) -> View:
+        """``views.own``: who reads the view and what they may do, bots offered where
+        this server's bots play."""
+        return own(room, seat, self.bot_languages)
 
     async def common_view(
         self, room: Room, shared_by: Audience, chat_after: int | None = None

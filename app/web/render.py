@@ -18,6 +18,7 @@ import segno
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 
+from app.rules.allowed import why_no_bots
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
 from app.rules.languages import warning_text
@@ -225,9 +226,12 @@ def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
         for slot in res["board"]:
             if slot["card"]:
                 cards[slot["card"]] = slot
+    no_bots = why_no_bots(view["language"], view["limits"].get("bot_languages", ()))
     return {
         "v": view,
         "code": view["code"],
+        # why no bot may play here (``None``: bots may), for the host's lobby to say
+        "no_bots": None if no_bots is None else Text(no_bots),
         "me": me,
         "watching": you is not None and you.get("watcher", False),
         "names": names,

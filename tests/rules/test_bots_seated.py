@@ -99,8 +99,8 @@ def test_a_bot_stands_in_only_for_someone_away_and_only_at_the_host_s_word() -> 
         apply(room, 0, act.StandIn(7))
     with pytest.raises(errors.WrongPhase):
         apply(lobby(3), 0, act.StandIn(1))
-    assert view(room, 0)["can"]["stand_in"] == [1]
-    assert view(room, 2)["can"]["stand_in"] == []
+    assert view(room, 0, bot_languages=("en",))["can"]["stand_in"] == [1]
+    assert view(room, 2, bot_languages=("en",))["can"]["stand_in"] == []
 
 
 def test_the_player_back_takes_the_seat_back() -> None:

@@ -179,3 +179,18 @@ def test_seats_that_know_the_same_share_one_common_part():
     checked = apply(lay(room, seat, truth(room)), seat, act.Lock())
     # Once checked, the Spectator knows nothing the table does not: one part for all.
     assert {audience(checked, s) for s in range(5)} == {SEATED}
+
+
+def test_bots_are_offered_only_in_a_room_of_a_language_the_servers_bots_play():
+    """``can`` says where bots may come: the host's ``add_bot`` and ``stand_in`` hold
+    only where the bots play the room's language, and never where there are none."""
+    room = lobby(3)
+    assert own(room, 0, frozenset({"en"}))["can"]["add_bot"]
+    assert not own(room, 0)["can"]["add_bot"]  # no bots on this server
+    french = apply(room, 0, act.Language("fr"))
+    assert not own(french, 0, frozenset({"en"}))["can"]["add_bot"]
+    assert own(french, 0, frozenset({"en", "fr"}))["can"]["add_bot"]
+    away = apply(started(3, present=False), None, act.Presence(frozenset({0})))
+    assert own(away, 0, frozenset({"en"}))["can"]["stand_in"] == [1, 2]
+    assert own(away, 0)["can"]["stand_in"] == []
+    assert view(away, 0, bot_languages=("en",))["can"]["stand_in"] == [1, 2]

@@ -11,7 +11,7 @@ from app.jsontext import to_text
 from app.rules import actions as act
 from app.rules.engine import apply
 from app.rules.state import Room
-from app.rules.views import SEATED, WATCHER, Audience, View, Viewer, common, view
+from app.rules.views import SEATED, WATCHER, Audience, View, Viewer, common, own, view
 from app.service.following import Update
 from app.service.hub import Change
 from app.web import events
@@ -34,6 +34,9 @@ class Counted:
     ) -> View:
         self.commons.append(shared_by)
         return common(room, shared_by, chat_after=chat_after)
+
+    def own_view(self, room: Room, seat: Viewer) -> View:
+        return own(room, seat)
 
 
 def told(
