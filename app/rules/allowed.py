@@ -1,9 +1,11 @@
 """What one seat may do now, for screens and clients to show (and not to work out).
 
 The engine decides every action; these answers let a page offer only the
-buttons that would be accepted, without a rule written a second time in a
-template. A property test holds them to the engine: each answer is True
-exactly when the engine would accept that action from that seat.
+buttons that would be accepted, without a rule written a second time: each
+answer asks the engine's own check for that action (``engine.why_not_*``)
+whether it has a refusal to give. A property test holds them to the engine:
+each answer is True exactly when the engine would accept that action from that
+seat.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from app.rules.state import MAX_CLAIMS, MAX_PLAYERS, MIN_PLAYERS, Claim, Room
+from app.rules import engine
+from app.rules.state import Room
 from app.rules.text import N_
 
 NO_BOTS_HERE = N_("Bots are not installed on this server.")
@@ -42,83 +45,69 @@ def allowed(
     ``join`` and ``watch`` are for someone without a seat (``seat=None``): whether they
     may take one, or watch. ``watching``: the answers for a watcher, the same for every
     one of them (``sit``, ``leave``, ``say``). ``bot_languages``: the room languages this
-    server's bots play in (``add_bot`` and ``stand_in`` offer bots only there)."""
+    server's bots play in (``add_bot`` and ``stand_in`` offer bots only there).
+
+    What an action carries (a name, a chat line, a number) is not asked: these say
+    whether this seat may take the action now at all."""
     seated = seat is not None and 0 <= seat < len(room.players)
     if watching:
-        return _only(sit=room.has_free_seat(), leave=True, say=room.watchers_chat)
+        return _only(
+            sit=engine.why_not_sit(room) is None,
+            leave=True,
+            say=engine.why_watchers_quiet(room) is None,
+        )
     if not seated:
         return _only(
-            join=room.has_free_seat(),
-            claim=bool(room.players) and sum(not c.back for c in room.claims) < MAX_CLAIMS,
-            watch=room.may_watch(),
+            join=engine.why_not_sit(room) is None,
+            # Any seat there is may be asked for (the engine then checks the one asked).
+            claim=bool(room.players) and engine.why_not_ask(room.claims) is None,
+            watch=engine.why_not_watch(room) is None,
         )
     assert seat is not None
+    say = engine.why_not_say(room, seat) is None
     if room.players[seat].out:
         # Out of the game: they watch it, and may chat (but the Spectator's silence holds).
-        res = room.resolution
-        quiet = res is not None and seat == room.spectator() and not res.checked
-        return _only(say=not quiet)
-    host = seat == room.acting_host()
-    lobby = room.phase == "lobby"
-    playing = room.phase in ("clues", "resolution")
-    # A game goes on with two players at least: nobody more may go out of it then.
-    can_lose_one = sum(not p.out for p in room.players) > 2
-    res = room.resolution
-    clover = room.clovers[seat] if room.phase == "clues" else None
-    moving = res is not None and not res.checked and room.is_guesser(seat)
-    full = res is not None and res.is_full()
+        return _only(say=say)
+    seats = range(len(room.players))
+    # Only the host removes, drops or stands a bot in: the engine's checks for each seat
+    # are asked of the host alone, the answer for anyone else being no for every seat.
+    host = engine.why_not_host(room, seat) is None
+    set_up = engine.why_not_set_up(room, seat) is None
     bots = why_no_bots(room.language, bot_languages) is None
+    move = engine.why_not_move(room, seat) is None
+    write = engine.why_not_write(room, seat) is None
     return {
         "join": False,
         "watch": False,
         "sit": False,
         "watchers_chat": host,
-        "settings": lobby and host,
-        "start": lobby and host and MIN_PLAYERS <= len(room.players) <= MAX_PLAYERS,
-        "leave": lobby or room.phase == "finished" or can_lose_one,
-        "drop": [
-            s
-            for s, player in enumerate(room.players)
-            if playing
-            and host
-            and can_lose_one
-            and s != seat
-            and not player.present
-            and not player.out
-        ],
-        "kick": [
-            s
-            for s, player in enumerate(room.players)
-            if lobby and host and s not in (seat, room.host) and (player.bot or not player.present)
-        ],
-        "add_bot": lobby and host and len(room.players) < MAX_PLAYERS and bots,
+        "settings": set_up,
+        "start": set_up and engine.why_not_start(room, seat) is None,
+        "leave": engine.why_not_leave(room, seat) is None,
+        "drop": [s for s in seats if host and engine.why_not_drop(room, seat, s) is None],
+        "kick": [s for s in seats if set_up and engine.why_not_kick(room, seat, s) is None],
+        "add_bot": set_up and bots and engine.why_not_add_bot(room, seat) is None,
         "stand_in": [
-            s
-            for s, player in enumerate(room.players)
-            if playing
-            and host
-            and bots
-            and s != seat
-            and not (player.present or player.bot or player.stand_in or player.out)
+            s for s in seats if host and bots and engine.why_not_stand_in(room, seat, s) is None
         ],
-        "allow": [c.id for c in room.claims if _may_allow(room, seat, c)],
-        "refuse": [c.id for c in room.claims if _may_refuse(room, seat, c)],
+        "allow": [c.id for c in room.claims if engine.why_not_allow(room, seat, c.id) is None],
+        "refuse": [c.id for c in room.claims if engine.why_not_refuse(room, seat, c.id) is None],
         "claim": False,
-        "claims_by": lobby and host,
-        "language": lobby and host,
-        "timer": lobby and host,
-        "pause": playing and host and room.timed() and not room.paused,
-        "resume": playing and host and room.timed() and room.paused,
-        "write": clover is not None and not clover.done,
-        "done": clover is not None and not clover.done and None not in clover.clues,
-        "undone": clover is not None and clover.done,
-        "move": moving,
-        "agree": moving and full,
-        "unagree": moving,
-        "lock": moving and full and seat == room.lock_holder(),
-        "next": res is not None and res.checked,
-        "say": not (res is not None and seat == room.spectator() and not res.checked),
-        "again": room.phase == "finished",
+        "claims_by": set_up,
+        "language": set_up,
+        "timer": set_up,
+        "pause": host and engine.why_not_pause(room, seat) is None,
+        "resume": host and engine.why_not_resume(room, seat) is None,
+        "write": write,
+        "done": write and engine.why_not_done(room, seat) is None,
+        "undone": engine.why_not_undone(room, seat) is None,
+        "move": move,
+        "agree": move and engine.why_not_agree(room, seat) is None,
+        "unagree": move,
+        "lock": move and engine.why_not_lock(room, seat) is None,
+        "next": engine.why_not_next(room) is None,
+        "say": say,
+        "again": engine.why_not_again(room) is None,
     }
 
 
@@ -133,28 +122,6 @@ def _only(**flags: bool) -> dict[str, Any]:
         "refuse": [],
     }
     return dict.fromkeys((*FLAGS, "join", "claim", "watch"), False) | nothing | flags
-
-
-def _may_allow(room: Room, seat: int, claim: Claim) -> bool:
-    """Whether ``seat`` may allow ``claim`` (from no browser of its own: the views cannot
-    tell which browser reads them, and the engine refuses that one by its cookie)."""
-    target = room.seat_of(claim.pid)
-    if target is None or room.seat_waits(target):
-        return False
-    if claim.back:
-        return seat != target
-    if seat == target:
-        return True
-    if room.players[target].present:
-        return False
-    return room.claims_by != "host" or seat == room.acting_host()
-
-
-def _may_refuse(room: Room, seat: int, claim: Claim) -> bool:
-    """Whether ``seat`` may refuse ``claim``: anyone seated, but the holder of a seat
-    asked back."""
-    target = room.seat_of(claim.pid)
-    return target is not None and not (claim.back and seat == target)
 
 
 FLAGS = (

@@ -5,6 +5,11 @@ and the time of a chat line arrive inside the action, the deck as an argument.
 A refusal raises a ``RuleError`` and leaves the room as it was (states are
 immutable, so there is nothing to roll back). Every accepted action returns a
 room whose ``seq`` is one more.
+
+Who may take an action, and when, is checked by a ``why_not_*`` function that
+returns the refusal rather than raising it: the handler raises what it returns,
+and ``allowed`` asks the same function whether there is none, to tell a seat
+what it may do now.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from app.rules import errors, timers
 from app.rules.clues import fold
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
+from app.rules.errors import RuleError
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
 from app.rules.languages import check_clue_in
 from app.rules.lookalikes import is_visible_name, look_alike
@@ -145,15 +151,22 @@ def _on_join(action: act.Join, room: Room, seat: int | None, deck: Sequence[Word
 
 
 def _join(room: Room, name: str) -> Room:
-    if room.phase != "lobby":
-        raise errors.GameStarted()
-    if len(room.players) >= MAX_PLAYERS:
-        raise errors.RoomFull()
+    _refuse(why_not_sit(room))
     name = _new_name(room, name, watchers=False)
     # Here, as a watcher is: their request is their first sign of life.
     player = Player(pid=room.next_pid, name=name, present=True)
     room = replace(room, players=(*room.players, player), next_pid=room.next_pid + 1)
     return _watchers_make_way(room, name)
+
+
+def why_not_sit(room: Room) -> RuleError | None:
+    """Why nobody may take a seat now (a newcomer joining, a watcher sitting down), or
+    ``None``: in the lobby, while a seat is free."""
+    if room.phase != "lobby":
+        return errors.GameStarted()
+    if len(room.players) >= MAX_PLAYERS:
+        return errors.RoomFull()
+    return None
 
 
 def _new_name(room: Room, name: str, *, watchers: bool = True) -> str:
@@ -214,14 +227,21 @@ def _on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Wo
     if seat is not None:
         raise errors.AlreadySeated()
     name = _new_name(room, action.name)
+    _refuse(why_not_watch(room))
     watchers = room.watchers
     if len(watchers) >= MAX_WATCHERS:
-        away = next((w for w in watchers if not w.present), None)
-        if away is None:
-            raise errors.WatchersFull()
+        away = next(w for w in watchers if not w.present)
         watchers = tuple(w for w in watchers if w is not away)
     watcher = Watcher(pid=room.next_pid, name=name, present=True)
     return replace(room, watchers=(*watchers, watcher), next_pid=room.next_pid + 1)
+
+
+def why_not_watch(room: Room) -> RuleError | None:
+    """Why nobody more may watch, or ``None``: under the cap, or with a watcher away to
+    make room."""
+    if len(room.watchers) >= MAX_WATCHERS and all(w.present for w in room.watchers):
+        return errors.WatchersFull()
+    return None
 
 
 def _as_watcher(room: Room, pid: int, action: act.Action) -> Room:
@@ -230,19 +250,20 @@ def _as_watcher(room: Room, pid: int, action: act.Action) -> Room:
     if watcher is None:
         raise errors.NotAPlayer(N_("You are not watching this room."))
     if isinstance(action, act.Sit):
-        if room.phase != "lobby":
-            raise errors.GameStarted()
-        if len(room.players) >= MAX_PLAYERS:
-            raise errors.RoomFull()
+        _refuse(why_not_sit(room))
         player = Player(pid=pid, name=watcher.name, present=watcher.present, device=watcher.device)
         return replace(room, players=(*room.players, player), watchers=_unwatched(room, pid))
     if isinstance(action, act.Leave):
         return replace(room, watchers=_unwatched(room, pid))
     if isinstance(action, act.Say):
-        if not room.watchers_chat:
-            raise errors.WatchersQuiet()
+        _refuse(why_watchers_quiet(room))
         return _said(room, pid, watcher.name, _chat_text(action.text), action.at, watcher=True)
     raise errors.WatcherCannotPlay()
+
+
+def why_watchers_quiet(room: Room) -> RuleError | None:
+    """Why the watchers may not chat now (the host turned their chat off), or ``None``."""
+    return None if room.watchers_chat else errors.WatchersQuiet()
 
 
 def _unwatched(room: Room, pid: int) -> tuple[Watcher, ...]:
@@ -258,7 +279,7 @@ def _on_sit(action: act.Sit, room: Room, seat: int, deck: Sequence[Words]) -> Ro
 def _on_watchers_chat(
     action: act.WatchersChat, room: Room, seat: int, deck: Sequence[Words]
 ) -> Room:
-    _need_host(room, seat)
+    _refuse(why_not_host(room, seat))
     return replace(room, watchers_chat=action.on)
 
 
@@ -288,34 +309,48 @@ def clean_name(name: str) -> str:
 
 @_handle.register
 def _on_leave(action: act.Leave, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _refuse(why_not_leave(room, seat))
     if room.phase == "lobby":
         return _without(room, seat)
     return _out(room, seat)
 
 
+def why_not_leave(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not leave now, or ``None``: anyone may leave the lobby; out of a
+    game, see ``_why_not_out``."""
+    if room.phase == "lobby":
+        return None
+    return _why_not_out(room, seat)
+
+
 @_handle.register
 def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
-    if not 0 <= action.seat < len(room.players):
-        raise errors.BadSeat()
-    if action.seat == seat:
-        raise errors.PlayerPresent()
-    if action.seat == room.host:
+    _refuse(why_not_kick(room, seat, action.seat))
+    return _without(room, action.seat)
+
+
+def why_not_kick(room: Room, seat: int, target: int) -> RuleError | None:
+    """Why ``seat`` may not remove ``target`` from the lobby, or ``None``: the host may
+    remove a bot, or a player who is away."""
+    refusal = _why_not_host_in(room, seat, "lobby")
+    if refusal is not None:
+        return refusal
+    if not 0 <= target < len(room.players):
+        return errors.BadSeat()
+    if target == seat:
+        return errors.PlayerPresent()
+    if target == room.host:
         # A stand-in holds the host's controls only while the host is away; the
         # host keeps the seat and the title and gets the controls back on return.
-        raise errors.HostStays()
-    if room.players[action.seat].present and not room.players[action.seat].bot:
-        raise errors.PlayerPresent()
-    return _without(room, action.seat)
+        return errors.HostStays()
+    if room.players[target].present and not room.players[target].bot:
+        return errors.PlayerPresent()
+    return None
 
 
 @_handle.register
 def _on_add_bot(action: act.AddBot, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
-    if len(room.players) >= MAX_PLAYERS:
-        raise errors.RoomFull()
+    _refuse(why_not_add_bot(room, seat))
     # A bot takes a name nobody goes by, watchers included: it has eight to choose from.
     taken = [fold(p.name) for p in room.players] + [fold(w.name) for w in room.watchers]
     name = next((n for n in BOT_NAMES if fold(n) not in taken), None)
@@ -325,35 +360,59 @@ def _on_add_bot(action: act.AddBot, room: Room, seat: int, deck: Sequence[Words]
     return replace(room, players=(*room.players, bot), next_pid=room.next_pid + 1)
 
 
+def why_not_add_bot(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not seat a bot now, or ``None``: the host, in the lobby, in a free
+    seat. (Whether this server's bots play the room's language is the service's to say:
+    ``allowed.why_no_bots``.)"""
+    refusal = _why_not_host_in(room, seat, "lobby")
+    if refusal is None and len(room.players) >= MAX_PLAYERS:
+        return errors.RoomFull()
+    return refusal
+
+
 @_handle.register
 def _on_stand_in(action: act.StandIn, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    if room.phase not in ("clues", "resolution"):
-        raise errors.WrongPhase()
-    _need_host(room, seat)
-    if not 0 <= action.seat < len(room.players):
-        raise errors.BadSeat()
-    player = room.players[action.seat]
-    if action.seat == seat or player.present or player.bot:
-        raise errors.PlayerPresent(N_("A bot can stand in only for a player who is away."))
-    if player.out:
-        raise errors.AlreadyOut()
-    if player.stand_in:
-        raise errors.BotStandsIn()
+    _refuse(why_not_stand_in(room, seat, action.seat))
     players = list(room.players)
-    players[action.seat] = replace(player, stand_in=True)
+    players[action.seat] = replace(players[action.seat], stand_in=True)
     return _check_if_agreed(replace(room, players=tuple(players)))
+
+
+def why_not_stand_in(room: Room, seat: int, target: int) -> RuleError | None:
+    """Why ``seat`` may not have a bot play ``target`` now, or ``None``: the host, during
+    a game, for a player away who is still in it and has no bot standing in yet."""
+    refusal = _why_not_host_in(room, seat, "clues", "resolution")
+    if refusal is not None:
+        return refusal
+    if not 0 <= target < len(room.players):
+        return errors.BadSeat()
+    player = room.players[target]
+    if target == seat or player.present or player.bot:
+        return errors.PlayerPresent(N_("A bot can stand in only for a player who is away."))
+    if player.out:
+        return errors.AlreadyOut()
+    if player.stand_in:
+        return errors.BotStandsIn()
+    return None
 
 
 @_handle.register
 def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    if room.phase not in ("clues", "resolution"):
-        raise errors.WrongPhase()
-    _need_host(room, seat)
-    if not 0 <= action.seat < len(room.players):
-        raise errors.BadSeat()
-    if action.seat == seat or room.players[action.seat].present:
-        raise errors.PlayerPresent()
+    _refuse(why_not_drop(room, seat, action.seat))
     return _out(room, action.seat)
+
+
+def why_not_drop(room: Room, seat: int, target: int) -> RuleError | None:
+    """Why ``seat`` may not take ``target`` out of the game now, or ``None``: the host,
+    during a game, a player who is away (see ``_why_not_out``)."""
+    refusal = _why_not_host_in(room, seat, "clues", "resolution")
+    if refusal is not None:
+        return refusal
+    if not 0 <= target < len(room.players):
+        return errors.BadSeat()
+    if target == seat or room.players[target].present:
+        return errors.PlayerPresent()
+    return _why_not_out(room, target)
 
 
 # --- a seat taken from another device ----------------------------------------------
@@ -377,12 +436,7 @@ def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Wo
             raise errors.Invalid(N_("Only a device the seat moved away from asks for it back."))
         claims = tuple(c for c in claims if not (c.back and c.pid == pid))
     else:
-        asked = [c for c in claims if not c.back]
-        if len(asked) >= MAX_CLAIMS:
-            raise errors.TooManyClaims()
-        here = [c for c in asked if c.address == action.address]
-        if action.address and len(here) >= MAX_CLAIMS_PER_ADDRESS:
-            raise errors.TooManyClaimsHere()
+        _refuse(why_not_ask(claims, action.address))
     claim = Claim(
         id=action.id,
         pid=pid,
@@ -395,6 +449,18 @@ def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Wo
     return replace(room, claims=(*claims, claim))
 
 
+def why_not_ask(claims: Sequence[Claim], address: str = "") -> RuleError | None:
+    """Why a device may not ask for a seat (not asking back) beside ``claims``, from
+    ``address``, or ``None``: six requests at most, two of them from one address."""
+    asked = [c for c in claims if not c.back]
+    if len(asked) >= MAX_CLAIMS:
+        return errors.TooManyClaims()
+    here = [c for c in asked if c.address == address]
+    if address and len(here) >= MAX_CLAIMS_PER_ADDRESS:
+        return errors.TooManyClaimsHere()
+    return None
+
+
 @_handle.register
 def _on_withdraw(action: act.Withdraw, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     if room.claim(action.claim) is None:
@@ -404,7 +470,10 @@ def _on_withdraw(action: act.Withdraw, room: Room, seat: int | None, deck: Seque
 
 @_handle.register
 def _on_allow(action: act.Allow, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    target = _may_allow(room, seat, action.claim, action.mine)
+    _refuse(why_not_allow(room, seat, action.claim, action.mine))
+    answering = _answering(room, action.claim, action.mine)
+    assert not isinstance(answering, RuleError)
+    _, target = answering
     players = list(room.players)
     # The seat is played from the claiming device now; the old device's token stops working,
     # but may ask for the seat back.
@@ -416,7 +485,7 @@ def _on_allow(action: act.Allow, room: Room, seat: int, deck: Sequence[Words]) -
 
 @_handle.register
 def _on_refuse(action: act.Refuse, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _may_refuse(room, seat, action.claim, action.mine)
+    _refuse(why_not_refuse(room, seat, action.claim, action.mine))
     return _without_claim(room, action.claim)
 
 
@@ -435,44 +504,51 @@ def _unexpired(room: Room, now: int) -> Room:
     return replace(room, claims=tuple(c for c in room.claims if not c.expired(now)))
 
 
-def _claimed(room: Room, claim_id: str, mine: str) -> tuple[Claim, int]:
+def _answering(room: Room, claim_id: str, mine: str) -> tuple[Claim, int] | RuleError:
     """The claim and the seat it asks for, if it may be answered from where the answer
-    comes: never from the browser that made it (``mine``, its claim cookie)."""
+    comes, or why not: it is gone, or the answer comes from the browser that made it
+    (``mine``, its claim cookie)."""
     claim = room.claim(claim_id)
     target = None if claim is None else room.seat_of(claim.pid)
     if claim is None or target is None:
-        raise errors.ClaimGone()
+        return errors.ClaimGone()
     if mine and mine == claim.id:
-        raise errors.OwnRequest()
+        return errors.OwnRequest()
     return claim, target
 
 
-def _may_allow(room: Room, seat: int, claim_id: str, mine: str = "") -> int:
-    """The claimed seat, if ``seat`` may allow the claim. A seat asked back: anyone seated
+def why_not_allow(room: Room, seat: int, claim_id: str, mine: str = "") -> RuleError | None:
+    """Why ``seat`` may not allow the claim, or ``None``. A seat asked back: anyone seated
     but its holder. Else its own player may; while that player is at the table, nobody
     else; while they are away, anyone seated, or only the host if the host chose so.
     Whoever answers, the Spectator's seat stays put until their clover is checked."""
-    claim, target = _claimed(room, claim_id, mine)
+    answering = _answering(room, claim_id, mine)
+    if isinstance(answering, RuleError):
+        return answering
+    claim, target = answering
     if claim.back:
         if seat == target:
-            raise errors.SeatHolder()
+            return errors.SeatHolder()
     elif seat != target:
         if room.players[target].present:
-            raise errors.OwnerHere()
+            return errors.OwnerHere()
         if room.claims_by == "host" and seat != room.acting_host():
-            raise errors.NotHost(N_("The host lets other devices take the seats of this room."))
+            return errors.NotHost(N_("The host lets other devices take the seats of this room."))
     if room.seat_waits(target):
-        raise errors.SpectatorSeatWaits()
-    return target
+        return errors.SpectatorSeatWaits()
+    return None
 
 
-def _may_refuse(room: Room, seat: int, claim_id: str, mine: str = "") -> int:
-    """The claimed seat, if ``seat`` may refuse the claim: anyone seated may turn junk
+def why_not_refuse(room: Room, seat: int, claim_id: str, mine: str = "") -> RuleError | None:
+    """Why ``seat`` may not refuse the claim, or ``None``: anyone seated may turn junk
     down, but the holder of a seat asked back, who is the one it is asked from."""
-    claim, target = _claimed(room, claim_id, mine)
+    answering = _answering(room, claim_id, mine)
+    if isinstance(answering, RuleError):
+        return answering
+    claim, target = answering
     if claim.back and seat == target:
-        raise errors.SeatHolder()
-    return target
+        return errors.SeatHolder()
+    return None
 
 
 def _without_claim(room: Room, claim_id: str) -> Room:
@@ -481,8 +557,7 @@ def _without_claim(room: Room, claim_id: str) -> Room:
 
 @_handle.register
 def _on_claims_by(action: act.ClaimsBy, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
+    _refuse(why_not_set_up(room, seat))
     if action.who not in CLAIMS_BY:
         raise errors.BadChoice()
     return replace(room, claims_by=action.who)
@@ -492,11 +567,8 @@ def _out(room: Room, seat: int) -> Room:
     """``seat`` out of the game. While clues are written their clover is dropped (the game
     goes on with one clover fewer); once the clovers are being rebuilt it still comes,
     its clues being written, and nobody waits for them. The seat stays until the game
-    ends, so no seat, turn or result moves; the host's title passes on if it was theirs."""
-    if room.players[seat].out:
-        raise errors.AlreadyOut()
-    if room.phase != "finished" and sum(not p.out for p in room.players) <= 2:
-        raise errors.TooFewLeft()
+    ends, so no seat, turn or result moves; the host's title passes on if it was theirs.
+    The caller asked ``_why_not_out`` first."""
     players = list(room.players)
     players[seat] = replace(players[seat], out=True)
     room = replace(room, players=tuple(players))
@@ -512,6 +584,16 @@ def _out(room: Room, seat: int) -> Room:
         room = replace(room, resolution=replace(res, agreed=res.agreed - {seat}))
         return _check_if_agreed(room)
     return room
+
+
+def _why_not_out(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not go out of the game now, or ``None``: a game goes on with two
+    players at least, so nobody more may go out of it then."""
+    if room.players[seat].out:
+        return errors.AlreadyOut()
+    if room.phase != "finished" and sum(not p.out for p in room.players) <= 2:
+        return errors.TooFewLeft()
+    return None
 
 
 def _without(room: Room, seat: int) -> Room:
@@ -532,24 +614,21 @@ def _without(room: Room, seat: int) -> Room:
 
 @_handle.register
 def _on_language(action: act.Language, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
+    _refuse(why_not_set_up(room, seat))
     _check_language(action.language)
     return replace(room, language=action.language)
 
 
 @_handle.register
 def _on_settings(action: act.Settings, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
+    _refuse(why_not_set_up(room, seat))
     _check_decoys(action.decoys)
     return replace(room, decoys=action.decoys)
 
 
 @_handle.register
 def _on_timer(action: act.Timer, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
+    _refuse(why_not_set_up(room, seat))
     if (
         action.phase not in TIMER_PHASES
         or action.mode not in TIMER_MODES
@@ -564,11 +643,8 @@ def _on_timer(action: act.Timer, room: Room, seat: int, deck: Sequence[Words]) -
 
 @_handle.register
 def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "lobby")
-    _need_host(room, seat)
+    _refuse(why_not_start(room, seat))
     n = len(room.players)
-    if not MIN_PLAYERS <= n <= MAX_PLAYERS:
-        raise errors.NotEnoughPlayers()
     needed = cards_needed(n, room.decoys)
     if len(deck) < needed:
         raise errors.DeckTooSmall(
@@ -587,9 +663,18 @@ def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -
     )
 
 
+def why_not_start(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not start the game, or ``None``: the host, in the lobby, with
+    three to six at the table. (The deck it is dealt from is the server's.)"""
+    refusal = _why_not_host_in(room, seat, "lobby")
+    if refusal is None and not MIN_PLAYERS <= len(room.players) <= MAX_PLAYERS:
+        return errors.NotEnoughPlayers()
+    return refusal
+
+
 @_handle.register
 def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "finished")
+    _refuse(why_not_again(room))
     # Who went out of the game gives up their seat now, as if they had left the lobby,
     # and watches on as who they are: same id, so their token opens the room still.
     # The cap holds newcomers back; nobody who was at the table is turned away.
@@ -611,10 +696,8 @@ def _on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) -
 @_handle.register
 def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     """Save the clues; a draft is never refused for a clue, only for who or when."""
-    _need_phase(room, "clues")
+    _refuse(why_not_write(room, seat))
     clover = room.clovers[seat]
-    if clover.done:
-        raise errors.AlreadyDone()
     if len(action.clues) != len(LEAVES):
         raise errors.BadClues()
     keywords = outward_keywords(clover.laid())
@@ -643,13 +726,26 @@ def _on_clues(action: act.Clues, room: Room, seat: int, deck: Sequence[Words]) -
 
 @_handle.register
 def _on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "clues")
+    _refuse(why_not_done(room, seat))
     clover = room.clovers[seat]
-    if clover.done:
-        raise errors.AlreadyDone()
-    if any(clue is None for clue in clover.clues):
-        raise errors.CluesMissing()
     return _resolution_if_all_done(_with_clover(room, replace(clover, done=True)))
+
+
+def why_not_write(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not write clues now, or ``None``: while clues are written, until
+    they said they were done."""
+    refusal = _why_not_phase(room, "clues")
+    if refusal is None and room.clovers[seat].done:
+        return errors.AlreadyDone()
+    return refusal
+
+
+def why_not_done(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not say their clues are done, or ``None``: four clues written."""
+    refusal = why_not_write(room, seat)
+    if refusal is None and None in room.clovers[seat].clues:
+        return errors.CluesMissing()
+    return refusal
 
 
 def _resolution_if_all_done(room: Room) -> Room:
@@ -664,11 +760,16 @@ def _resolution_if_all_done(room: Room) -> Room:
 
 @_handle.register
 def _on_undone(action: act.Undone, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "clues")
-    clover = room.clovers[seat]
-    if not clover.done:
-        raise errors.NotDone()
-    return _with_clover(room, replace(clover, done=False))
+    _refuse(why_not_undone(room, seat))
+    return _with_clover(room, replace(room.clovers[seat], done=False))
+
+
+def why_not_undone(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not take back their "done", or ``None``: while clues are written."""
+    refusal = _why_not_phase(room, "clues")
+    if refusal is None and not room.clovers[seat].done:
+        return errors.NotDone()
+    return refusal
 
 
 def _with_clover(room: Room, clover: Clover) -> Room:
@@ -742,9 +843,8 @@ def _with_board(room: Room, res: Resolution, board: list[Slot | None]) -> Room:
 
 @_handle.register
 def _on_agree(action: act.Agree, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    _refuse(why_not_agree(room, seat))
     res, _ = _need_guesser_move(room, seat)
-    if not res.is_full():
-        raise errors.BoardNotFull()
     room = replace(room, resolution=replace(res, agreed=res.agreed | {seat}))
     return _check_if_agreed(room)
 
@@ -757,12 +857,32 @@ def _on_unagree(action: act.Unagree, room: Room, seat: int, deck: Sequence[Words
 
 @_handle.register
 def _on_lock(action: act.Lock, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    res, _ = _need_guesser_move(room, seat)
-    if seat != room.lock_holder():
-        raise errors.NotLockHolder()
-    if not res.is_full():
-        raise errors.BoardNotFull()
+    _refuse(why_not_lock(room, seat))
     return _check(room)
+
+
+def why_not_agree(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not agree to the board, or ``None``: a guesser, the board full."""
+    refusal = why_not_move(room, seat)
+    if refusal is None and not _board_full(room):
+        return errors.BoardNotFull()
+    return refusal
+
+
+def why_not_lock(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not lock the clover in, or ``None``: the lock holder, the board full."""
+    refusal = why_not_move(room, seat)
+    if refusal is not None:
+        return refusal
+    if seat != room.lock_holder():
+        return errors.NotLockHolder()
+    if not _board_full(room):
+        return errors.BoardNotFull()
+    return None
+
+
+def _board_full(room: Room) -> bool:
+    return room.resolution is not None and room.resolution.is_full()
 
 
 def _check_if_agreed(room: Room) -> Room:
@@ -790,14 +910,20 @@ def _check(room: Room) -> Room:
 
 @_handle.register
 def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_phase(room, "resolution")
+    _refuse(why_not_next(room))
     res = room.resolution
     assert res is not None
-    if not res.checked:
-        raise errors.NotChecked()
     if res.turn + 1 < len(room.turns()):
         return replace(room, resolution=Resolution(turn=res.turn + 1))
     return replace(room, phase="finished", resolution=None)
+
+
+def why_not_next(room: Room) -> RuleError | None:
+    """Why nobody may go on to the next clover, or ``None``: once this one is checked."""
+    refusal = _why_not_phase(room, "resolution")
+    if refusal is None and room.resolution is not None and not room.resolution.checked:
+        return errors.NotChecked()
+    return refusal
 
 
 # --- the clock ----------------------------------------------------------------------
@@ -805,26 +931,37 @@ def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> 
 
 @_handle.register
 def _on_pause(action: act.Pause, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_clock(room, seat)
-    if room.paused:
-        raise errors.AlreadyPaused()
+    _refuse(why_not_pause(room, seat))
     return timers.paused(room, action.now)
 
 
 @_handle.register
 def _on_resume(action: act.Resume, room: Room, seat: int, deck: Sequence[Words]) -> Room:
-    _need_clock(room, seat)
-    if not room.paused:
-        raise errors.NotPaused()
+    _refuse(why_not_resume(room, seat))
     return timers.resumed(room, action.now)
 
 
-def _need_clock(room: Room, seat: int) -> None:
-    if room.phase not in ("clues", "resolution"):
-        raise errors.WrongPhase()
-    _need_host(room, seat)
-    if not room.timed():
-        raise errors.NoClock()
+def why_not_pause(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not pause the clock, or ``None``: the host, during a timed game."""
+    refusal = _why_not_clock(room, seat)
+    if refusal is None and room.paused:
+        return errors.AlreadyPaused()
+    return refusal
+
+
+def why_not_resume(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not start the clock again, or ``None``: the host, once paused."""
+    refusal = _why_not_clock(room, seat)
+    if refusal is None and not room.paused:
+        return errors.NotPaused()
+    return refusal
+
+
+def _why_not_clock(room: Room, seat: int) -> RuleError | None:
+    refusal = _why_not_host_in(room, seat, "clues", "resolution")
+    if refusal is None and not room.timed():
+        return errors.NoClock()
+    return refusal
 
 
 @_handle.register
@@ -861,11 +998,18 @@ def _on_timeout(action: act.Timeout, room: Room, seat: int | None, deck: Sequenc
 @_handle.register
 def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     text = _chat_text(action.text)
-    res = room.resolution
-    if res is not None and seat == room.spectator() and not res.checked:
-        raise errors.SpectatorSilent()
+    _refuse(why_not_say(room, seat))
     author = room.players[seat]
     return _said(room, author.pid, author.name, text, action.at)
+
+
+def why_not_say(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not chat now, or ``None``: the Spectator keeps silent until their
+    clover is checked."""
+    res = room.resolution
+    if res is not None and seat == room.spectator() and not res.checked:
+        return errors.SpectatorSilent()
+    return None
 
 
 def _chat_text(text: str) -> str:
@@ -904,26 +1048,57 @@ def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Seque
 # --- shared checks --------------------------------------------------------------------
 
 
-def _need_phase(room: Room, phase: str) -> None:
-    if room.phase != phase:
-        raise errors.WrongPhase()
+def _refuse(refusal: RuleError | None) -> None:
+    """Raise ``refusal``, if there is one: the checks below say why not, the handlers
+    raise it, and ``allowed`` asks the same checks whether there is none."""
+    if refusal is not None:
+        raise refusal
 
 
-def _need_host(room: Room, seat: int) -> None:
-    if seat != room.acting_host():
-        raise errors.NotHost()
+def _why_not_phase(room: Room, *phases: str) -> RuleError | None:
+    return None if room.phase in phases else errors.WrongPhase()
+
+
+def why_not_host(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not use the host's controls now, or ``None``."""
+    return None if seat == room.acting_host() else errors.NotHost()
+
+
+def _why_not_host_in(room: Room, seat: int, *phases: str) -> RuleError | None:
+    """Why ``seat`` may not use the host's controls in one of ``phases`` now, or ``None``."""
+    return _why_not_phase(room, *phases) or why_not_host(room, seat)
+
+
+def why_not_set_up(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not change how the table plays (decoys, language, clock, who
+    answers seat requests), or ``None``: the host, in the lobby."""
+    return _why_not_host_in(room, seat, "lobby")
+
+
+def why_not_again(room: Room) -> RuleError | None:
+    """Why nobody may ask for another game, or ``None``: once this one is finished."""
+    return _why_not_phase(room, "finished")
+
+
+def why_not_move(room: Room, seat: int) -> RuleError | None:
+    """Why ``seat`` may not move the cards of the clover being rebuilt, or ``None``: a
+    guesser, until the clover is checked."""
+    refusal = _why_not_phase(room, "resolution")
+    if refusal is not None:
+        return refusal
+    if seat == room.spectator():
+        return errors.SpectatorCannotMove()
+    if room.resolution is not None and room.resolution.checked:
+        return errors.AlreadyChecked()
+    return None
 
 
 def _need_guesser_move(room: Room, seat: int) -> tuple[Resolution, Clover]:
     """The resolution and clover a guesser may act on now, or the reason they may not."""
-    _need_phase(room, "resolution")
+    _refuse(why_not_move(room, seat))
     res = room.resolution
     clover = room.current_clover()
     assert res is not None and clover is not None
-    if seat == room.spectator():
-        raise errors.SpectatorCannotMove()
-    if res.checked:
-        raise errors.AlreadyChecked()
     return res, clover
 
 

@@ -22,8 +22,16 @@ class RuleError(ValueError):
     default_message = N_("That is not possible now.")
 
     def __init__(self, message: str | None = None, /, **values: Value) -> None:
-        self.text = Text(message or self.default_message, values)
-        super().__init__(str(self.text))
+        # Cheap to make: the rules make one for each refusal that ``allowed`` asks about,
+        # for every seat on every change, and raise only a few.
+        self._template = message or self.default_message
+        self._values = values
+        super().__init__(str(self.text) if values else self._template)
+
+    @property
+    def text(self) -> Text:
+        """The message, to be shown in the reader's language."""
+        return Text(self._template, self._values)
 
     @property
     def message(self) -> str:

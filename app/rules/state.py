@@ -321,14 +321,6 @@ class Room:
         """The watcher ``pid``, if they watch this room."""
         return next((w for w in self.watchers if w.pid == pid), None)
 
-    def has_free_seat(self) -> bool:
-        """Whether someone may sit down now: a lobby with a seat left."""
-        return self.phase == "lobby" and len(self.players) < MAX_PLAYERS
-
-    def may_watch(self) -> bool:
-        """Whether one more may watch: under the cap, or an away watcher to make room."""
-        return len(self.watchers) < MAX_WATCHERS or any(not w.present for w in self.watchers)
-
     def turns(self) -> tuple[int, ...]:
         """The seats whose clovers are played, in the order they come: from the first
         Spectator on, round the table, leaving out the clovers that were dropped."""
