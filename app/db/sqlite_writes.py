@@ -24,9 +24,9 @@ from sqlalchemy.sql.expression import ClauseElement
 
 from app.db.rows import ROOM, TABLES, new_room_row, room_over
 from app.jsontext import to_text
-from app.rules.state import Room
+from app.rules.state import UNOPENED, Room
 from app.service.errors import StaleAction
-from app.service.store import Record
+from app.service.store import CodeTaken, Record
 
 _DIALECT = sqlite.dialect(json_serializer=to_text)
 
@@ -89,17 +89,17 @@ def insert(db: sqlite3.Connection, records: Sequence[Record]) -> None:
         _INSERTS[type(record)].run(db, record.__dict__)
 
 
-def create(db: sqlite3.Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
-    """A new room with its first records; a code already taken raises ``IntegrityError``."""
-    _INSERT_ROOM.run(db, new_room_row(room, at))
-    insert(db, records)
-
-
 def save(
     db: sqlite3.Connection, old_seq: int, room: Room, records: Sequence[Record], at: datetime
 ) -> None:
-    """Write ``room`` over the stored one, only if that is still at ``old_seq``."""
-    if _UPDATE_ROOM.run(db, room_over(old_seq, room, at)).rowcount != 1:
+    """Write ``room`` over the stored one, only if that is still at ``old_seq``; over
+    ``UNOPENED``, as a new room, only if its code is nobody's."""
+    if old_seq == UNOPENED:
+        try:
+            _INSERT_ROOM.run(db, new_room_row(room, at))
+        except sqlite3.IntegrityError:
+            raise CodeTaken() from None
+    elif _UPDATE_ROOM.run(db, room_over(old_seq, room, at)).rowcount != 1:
         raise StaleAction()
     insert(db, records)
 

@@ -17,7 +17,6 @@ as SQL text: SQLite's in ``app/db/sqlite_writes.py``, PostgreSQL's save below.
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
@@ -35,7 +34,6 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.dialects import postgresql
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from app.db import sqlite_writes
@@ -45,7 +43,7 @@ from app.db.rows import ACTION, LEGEND, ROOM, SEAT, TABLES, new_room_row, room_o
 from app.db.writer import SqliteWriter
 from app.jsontext import to_text
 from app.rules.codec import room_from_data
-from app.rules.state import Room
+from app.rules.state import UNOPENED, Room
 from app.service.clock import iso
 from app.service.errors import StaleAction
 from app.service.store import (
@@ -58,17 +56,6 @@ from app.service.store import (
 
 def _values(record: Record) -> dict[str, Any]:
     return dict(record.__dict__)
-
-
-def _insert(db: Connection, records: Sequence[Record]) -> None:
-    """Insert records in the order given: a room before the rows that point at it."""
-    for record in records:
-        db.execute(TABLES[type(record)].insert(), _values(record))
-
-
-def _create(db: Connection, room: Room, records: Sequence[Record], at: datetime) -> None:
-    db.execute(ROOM.insert(), new_room_row(room, at))
-    _insert(db, records)
 
 
 def _expire(db: Connection, idle_since: datetime) -> list[str]:
@@ -199,12 +186,6 @@ class SqliteStore(SqlStore):
         super().__init__(engine)
         self.writer = writer
 
-    async def create(self, room: Room, records: Sequence[Record], at: datetime) -> None:
-        try:
-            await self.writer.write(lambda db: sqlite_writes.create(db, room, records, at))
-        except sqlite3.IntegrityError:
-            raise CodeTaken() from None
-
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
         await self.writer.write(lambda db: sqlite_writes.save(db, old_seq, room, records, at))
 
@@ -238,14 +219,15 @@ class SaveStatement:
 
 
 @lru_cache(maxsize=16)
-def save_in_one(kinds: tuple[type, ...]) -> SaveStatement:
+def save_in_one(kinds: tuple[type, ...], opening: bool = False) -> SaveStatement:
     """One statement that saves a room over its ``seq`` with records of ``kinds``,
     and announces it: a data-modifying CTE, so a single round trip and, autocommitted,
     a single transaction.
 
     The room is updated only where ``seq`` is still the one read; every record is
     inserted ``FROM saved`` and the ``NOTIFY`` selected from it too, so a stale save
-    writes and announces nothing, and answers no row.
+    writes and announces nothing, and answers no row. ``opening``: the room is new,
+    inserted only if its code is nobody's; a code taken answers no row likewise.
     """
     quote = _PG.identifier_preparer.quote
     names: list[str] = []
@@ -260,13 +242,21 @@ def save_in_one(kinds: tuple[type, ...]) -> SaveStatement:
         return f"CAST(${len(names)} AS {column.type.compile(dialect=_PG)})"
 
     room = ROOM.c
-    parts = [
-        f"WITH saved AS (UPDATE room SET seq = {param('seq', room.seq)},"
-        f" phase = {param('phase', room.phase)}, state = {param('state', room.state)},"
-        f" updated_at = {param('updated_at', room.updated_at)}"
-        f" WHERE code = {param('b_code', room.code)} AND seq = {param('b_seq', room.seq)}"
-        " RETURNING code)"
-    ]
+    if opening:
+        columns = [room.code, room.seq, room.phase, room.state, room.created_at, room.updated_at]
+        parts = [
+            f"WITH saved AS (INSERT INTO room ({', '.join(quote(c.name) for c in columns)})"
+            f" VALUES ({', '.join(param(c.name, c) for c in columns)})"
+            " ON CONFLICT DO NOTHING RETURNING code)"
+        ]
+    else:
+        parts = [
+            f"WITH saved AS (UPDATE room SET seq = {param('seq', room.seq)},"
+            f" phase = {param('phase', room.phase)}, state = {param('state', room.state)},"
+            f" updated_at = {param('updated_at', room.updated_at)}"
+            f" WHERE code = {param('b_code', room.code)} AND seq = {param('b_seq', room.seq)}"
+            " RETURNING code)"
+        ]
     for i, kind in enumerate(kinds):
         table = TABLES[kind]
         columns = [table.c[f.name] for f in fields(kind)]
@@ -333,24 +323,18 @@ class PostgresStore(SqlStore):
             await self._pool.close()
             self._pool = None
 
-    async def create(self, room: Room, records: Sequence[Record], at: datetime) -> None:
-        try:
-            async with self.sessions() as session, session.begin():
-                await session.run_sync(lambda s: _create(s.connection(), room, records, at))
-        except IntegrityError:
-            raise CodeTaken() from None
-
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
-        params = room_over(old_seq, room, at)
+        opening = old_seq == UNOPENED
+        params = new_room_row(room, at) if opening else room_over(old_seq, room, at)
         params.update(channel=CHANNEL, payload=announcement(room.code, room.seq, records))
         for i, record in enumerate(records):
             params.update({f"r{i}_{k}": v for k, v in _values(record).items()})
-        statement = save_in_one(tuple(type(r) for r in records))
+        statement = save_in_one(tuple(type(r) for r in records), opening)
         pool = await self._savers()
         async with pool.acquire() as db:
             saved = await db.fetchrow(statement.sql, *statement.arguments(params))
         if saved is None:
-            raise StaleAction()
+            raise CodeTaken() if opening else StaleAction()
 
     async def expire(self, idle_since: datetime) -> list[str]:
         async with self.sessions() as session, session.begin():

@@ -33,6 +33,21 @@ class Action:
 
 
 @dataclass(frozen=True)
+class Create(Action):
+    """A room opens, its creator in seat 0 as its host: the action that gives a room its
+    first state, from none (``engine.unopened``).
+
+    Not among ``ACTIONS``: it is sent to no room but makes one (``POST /api/rooms``),
+    and its line in the log is never replayed (a room is read from its state)."""
+
+    type: ClassVar[str] = "create"
+    sent_by: ClassVar[Sender] = "newcomer"
+    name: str = field(metadata={"max_length": 100})
+    decoys: int
+    language: str = field(default="en", metadata={"max_length": 8})
+
+
+@dataclass(frozen=True)
 class Join(Action):
     type: ClassVar[str] = "join"
     sent_by: ClassVar[Sender] = "newcomer"

@@ -51,6 +51,7 @@ from app.rules.state import (
     MOVES_KEPT,
     TIMER_MODES,
     TIMER_PHASES,
+    UNOPENED,
     ChatLine,
     Claim,
     Clover,
@@ -64,12 +65,15 @@ from app.rules.state import (
 from app.rules.text import N_
 
 
+def unopened(code: str) -> Room:
+    """The room ``code`` before it opens: nothing yet, but the code. Only its opening
+    (``actions.Create``) may be applied to it."""
+    return Room(code=code, seq=UNOPENED)
+
+
 def new_room(code: str, host_name: str, decoys: int = MIN_DECOYS, language: str = "en") -> Room:
-    """A room in the lobby with its creator in seat 0 as host."""
-    _check_decoys(decoys)
-    _check_language(language)
-    room = Room(code=code, decoys=decoys, language=language)
-    return replace(_join(room, host_name), seq=0)
+    """A room in the lobby with its creator in seat 0 as host: ``unopened(code)`` opened."""
+    return apply(unopened(code), None, act.Create(host_name, decoys, language))
 
 
 def apply(
@@ -89,6 +93,9 @@ def apply(
     Raises a ``RuleError`` subclass when the rules refuse the action.
     Claims that have run out by the action's ``now`` go first, whatever the action.
     """
+    if (room.seq == UNOPENED) != isinstance(action, act.Create):
+        # A room opens once, and nothing happens to it before.
+        raise errors.Conflict()
     room = _unexpired(room, action.now)
     if not isinstance(action, act.Timeout) and timers.has_run_out(room, action.now):
         # Once an enforced clock has run out, only the server's timeout is taken: what
@@ -143,6 +150,13 @@ def _handle(action: object, room: Room, seat: int | None, deck: Sequence[Words])
 
 
 # --- the lobby ---------------------------------------------------------------
+
+
+@_handle.register
+def _on_create(action: act.Create, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
+    _check_decoys(action.decoys)
+    _check_language(action.language)
+    return _join(replace(room, decoys=action.decoys, language=action.language), action.name)
 
 
 @_handle.register

@@ -57,6 +57,9 @@ MIN_TIMER_MINUTES = 1
 MAX_TIMER_MINUTES = 15
 GRACE_MS = 30_000
 """When the clue clock runs out, what a player with an empty leaf still has to finish."""
+UNOPENED = -1
+"""The ``seq`` of a room before it opens: nothing yet. Its opening (``actions.Create``)
+makes its first state, at ``seq`` 0."""
 
 
 @dataclass(frozen=True)

@@ -20,6 +20,7 @@ from app.rules.actions import (
     Allow,
     Claim,
     Clues,
+    Create,
     Drop,
     Join,
     Kick,
@@ -60,7 +61,10 @@ def change_after(
     action: Action, seat: int | None, before: Room, after: Room, pid: int | None = None
 ) -> Change:
     """The change ``action`` by ``seat`` (or by the watcher ``pid``) made from ``before``
-    to ``after``, as streams tell it."""
+    to ``after``, as streams tell it. A room's opening is told as its first state, whole:
+    nothing came before it to tell a change from."""
+    if isinstance(action, Create):
+        return Change(after.seq, after, None)
     summary = happened(action, seat, before, after, pid)
     return Change(after.seq, after, summary, before.last_chat_id())
 

@@ -1,7 +1,7 @@
 """The room service: load, apply, save, publish. The one action path.
 
-Every change to a room, from a player's tap, an API call or the server's own
-presence report, goes through ``RoomService.apply``: under the room's lock it
+Every change to a room, from its opening, a player's tap, an API call or the
+server's own presence report, goes through ``RoomService.apply``: under the room's lock it
 takes our copy of the room, lets the rules engine apply the action, saves the
 new state with the action's records and the next ``seq`` in one transaction
 (over the ``seq`` it was read at: another process that got there first makes
@@ -27,6 +27,7 @@ from app.rules.actions import (
     Action,
     AddBot,
     Allow,
+    Create,
     Drop,
     Join,
     Kick,
@@ -42,9 +43,9 @@ from app.rules.actions import (
 from app.rules.allowed import BOTS_SPEAK, why_no_bots
 from app.rules.codec import action_to_data, room_to_data
 from app.rules.deck import Deck
-from app.rules.engine import new_room, play
+from app.rules.engine import play, unopened
 from app.rules.errors import BadLanguage, RuleError, TimeUp
-from app.rules.state import LANGUAGES, Room
+from app.rules.state import LANGUAGES, UNOPENED, Room
 from app.rules.text import N_
 from app.rules.views import Audience, View, Viewer, audience, common, history_view, own, viewer_of
 from app.service.claims import ClaimDesk
@@ -157,31 +158,27 @@ class RoomService:
             return await self._create(name, decoys, language)
 
     async def _create(self, name: str, decoys: int, language: str) -> Seated:
+        """The room's opening is an action like any other, on the one action path: applied
+        to no room (``engine.unopened``), saved over none, told to the streams."""
         if language not in self.decks:
             raise BadLanguage(NO_DECK)
         token = new_token()
+        opening = Create(name, decoys, language)
+
+        def seat_record(room: Room) -> list[Record]:
+            return [SeatRecord(hash_token(token), room.code, room.players[0].pid, self.clock())]
+
         for _ in range(20):
-            room = new_room(new_room_code(), name, decoys, language)
-            now = self.clock()
-            records: list[Record] = [
-                ActionRecord(
-                    room.code,
-                    0,
-                    None,
-                    None,
-                    {"type": "create", "name": name, "decoys": decoys, "language": language},
-                    now,
-                ),
-                SeatRecord(hash_token(token), room.code, 0, now),
-            ]
+            code = new_room_code()
             try:
-                await self.store.create(room, records, now)
+                await _run_to_completion(
+                    self._apply(code, None, lambda _room: opening, None, seat_record, opens=True)
+                )
             except CodeTaken:
                 continue  # draw another code
-            self.in_memory.put(room)
-            self.seats.remember(hash_token(token), Seat(room.code, 0))
-            await self._arrived(room.code, 0)
-            return Seated(room.code, token, 0)
+            self.seats.remember(hash_token(token), Seat(code, 0))
+            await self._arrived(code, 0)
+            return Seated(code, token, 0)
         raise RuntimeError("could not find a free room code")
 
     async def join(self, code: str, name: str) -> Seated:
@@ -304,9 +301,13 @@ class RoomService:
         action_for: ActionFor,
         expect_seq: int | None,
         also: AlsoSave | None,
+        *,
+        opens: bool = False,
     ) -> Change:
+        """``opens``: the action opens the room ``code``, from none; saved only while no
+        other room has that code (``CodeTaken`` else)."""
         async with self.locks.hold(code):
-            room, fresh = await self._current(code)
+            room, fresh = (unopened(code), True) if opens else await self._current(code)
             for _ in range(ATTEMPTS):
                 timing_out = False
                 try:
@@ -353,7 +354,11 @@ class RoomService:
             raise StaleAction()
 
     async def _save(self, old_seq: int, new: Room, records: list[Record]) -> None:
-        """The store's save, timed for the metrics page, stale or failed saves too."""
+        """The store's save, timed for the metrics page, stale or failed saves too: the
+        saves of actions over a room; a room's opening is timed as the ``create`` it is."""
+        if old_seq == UNOPENED:
+            await self.store.save(old_seq, new, records, self.clock())
+            return
         began = perf_counter()
         try:
             await self.store.save(old_seq, new, records, self.clock())

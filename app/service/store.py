@@ -6,7 +6,8 @@ or a statement. One implementation per database (``app/db/store.py``) owns
 every SQL statement: SQLite writes through its one writer thread, PostgreSQL
 announces each change with ``NOTIFY`` inside the transaction that saves it.
 Both save a room only over the ``seq`` it was read at, so two processes can
-never both apply an action to the same state.
+never both apply an action to the same state; a room's opening is saved the same
+way, over none (``state.UNOPENED``), only while its code is nobody's.
 """
 
 from __future__ import annotations
@@ -83,12 +84,11 @@ class CodeTaken(Exception):
 
 
 class RoomStore(Protocol):
-    async def create(self, room: Room, records: Sequence[Record], at: datetime) -> None:
-        """Store a new room with its first records; ``CodeTaken`` if the code is in use."""
-
     async def save(self, old_seq: int, room: Room, records: Sequence[Record], at: datetime) -> None:
         """Store ``room`` over the one at ``old_seq``, with ``records``, in one transaction;
-        ``StaleAction`` (nothing written) if the stored room is no longer at ``old_seq``."""
+        ``StaleAction`` (nothing written) if the stored room is no longer at ``old_seq``.
+        Over ``state.UNOPENED`` (``room`` is the first state of a room): stored as a new room,
+        or ``CodeTaken`` (nothing written) if another room has its code."""
 
     async def read(self, code: str) -> Room | None: ...
 
