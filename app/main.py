@@ -87,8 +87,8 @@ def calm_garbage_collector() -> None:
 
     With thousands of open streams a full collection walks every object the
     server holds; at the default thresholds they come often enough to freeze
-    the event loop for hundreds of ms (with bench/: p95 8 ms at 100 actions/s,
-    380 ms at 150, the CPU half idle). So everything loaded at start is frozen
+    the event loop under load while the CPU is half idle (docs/performance.md,
+    "The event loop kept free"). So everything loaded at start is frozen
     out of the collector's sight and collections are rarer; the game's own
     objects are freed by reference counting anyway (no cycles).
     """

@@ -3,8 +3,9 @@
 The writer hands each write the driver's own connection (``sqlite3``). Through
 SQLAlchemy's ``Connection.execute`` the Python around a statement (an execution
 context, events, the compiled-statement cache, a result object) cost more than
-SQLite's own work: py-spy at 200 actions/s found the writer thread at a third
-of a core, half of it in SQLAlchemy. The statements are still written in
+SQLite's own work, and the writer thread a large share of the server's CPU
+(docs/performance.md, "SQLite's writer: SQL text on the driver's own
+connection"). The statements are still written in
 SQLAlchemy Core, next to the tables, and compiled here once with the SQLite
 dialect, whose own converters turn datetimes and JSON into what its reads expect.
 """

@@ -9,8 +9,9 @@ committed. Both write a room only ``WHERE seq`` is still the one it was read at:
 if another process got there first, nothing is written.
 
 Statements are SQLAlchemy Core, built once: through the ORM the same write
-costs about four times as much Python (py-spy: 2.2 ms of CPU a write, more
-than the SQLite commit itself). The hot writes go further and reach the driver
+costs several times as much Python, more than the SQLite commit itself
+(docs/performance.md, "SQLite writes: one writer thread, grouped commits").
+The hot writes go further and reach the driver
 as SQL text: SQLite's in ``app/db/sqlite_writes.py``, PostgreSQL's save below.
 """
 
@@ -281,8 +282,8 @@ class PostgresStore(SqlStore):
     transaction of its own took six (BEGIN, UPDATE, INSERT, NOTIFY, COMMIT and the
     pool's ping). It goes through asyncpg's own pool, not SQLAlchemy's: the save is
     the hot path, and SQLAlchemy's checkout, greenlets and binding were about half the
-    CPU of it (0.5 against 0.25 ms a save, measured one after the other). Everything
-    else still goes through SQLAlchemy.
+    CPU of it (docs/performance.md, "PostgreSQL: the save through asyncpg's own pool").
+    Everything else still goes through SQLAlchemy.
     """
 
     def __init__(

@@ -11,7 +11,7 @@ lets them run beside the writer.
 
 A commit waits for the disk (``synchronous=FULL``: an answered action survives
 a power cut), and that wait, not the writing, is most of a write's time
-(py-spy at 100 actions/s: 40 % of the writer's samples in COMMIT). So the
+(docs/performance.md, "SQLite writes: one writer thread, grouped commits"). So the
 writer takes every write that queued while it was busy and commits them
 together: each in its own savepoint, so one refused write rolls back alone,
 and every caller is answered only after the shared commit.

@@ -40,8 +40,9 @@ class Update:
     it (its JSON, its HTML) is kept with the change (``rendered``/``save_rendered``), shared
     by every stream of the seat. Only those encodings are kept, flat, one entry
     each: the hub holds the last changes of every room, and views or a dict per
-    seat kept alive there would cost a thousand rooms tens of MB, and the garbage
-    collector the time to walk them.
+    seat kept alive there would add up over a thousand rooms, and cost the garbage
+    collector the time to walk them (docs/performance.md, "The service split,
+    measured against the code before it").
     """
 
     __slots__ = ("_change", "_seat", "_views", "action", "chat_after", "seq")

@@ -161,9 +161,10 @@ class Subscription:
     """One stream's mailbox: the changes it has yet to send, and its waiting reader.
 
     Lighter than an ``asyncio.Queue`` (one list, a future only while waiting):
-    thousands of idle streams each hold one. A list, not a deque: an empty deque
-    is 0.6 KB, an empty list 56 bytes, and a mailbox holds a few items at most
-    but when its phone stops reading (``QUEUE_SIZE``).
+    thousands of idle streams each hold one. A list, not a deque: an empty list is
+    a small part of an empty deque (docs/performance.md, "Streams opened ahead of
+    the middleware: 32 -> 22 KB an idle stream"), and a mailbox holds a few items
+    at most but when its phone stops reading (``QUEUE_SIZE``).
     """
 
     __slots__ = ("_waiter", "code", "overflowed", "pending", "pid")
@@ -219,8 +220,9 @@ class RoomHub:
         if len(history) > RENDERED:
             # What streams built of an older change is dropped: a stream that still has
             # it to send (a slow phone, a reconnect) builds it again. Kept, every room's
-            # last 64 changes held their JSON and HTML for every seat: 13 KB a change
-            # for five seats on the JSON stream alone, most of a GB for 1,000 rooms.
+            # last 64 changes held their JSON and HTML for every seat, a room's memory
+            # growing with every move (docs/performance.md, "One view for the guessers,
+            # and renderings dropped once a change is old").
             history[-RENDERED - 1].rendered.clear()
         for sub in self._subscribers.get(code, ()):
             sub.put(change)

@@ -7,9 +7,8 @@ service does not know Prometheus: the metrics page's meter is given to it at sta
 
 Counting is O(1): two clock reads, two dict lookups, a counter's increment and a
 histogram's (prometheus_client takes a lock for each), whatever the number of
-rooms, streams or actions before; about 3 µs an action with its save, measured on
-the benchmark's machine, against the 2 ms of CPU an action costs there (README,
-"Performance").
+rooms, streams or actions before: a small part of what an action costs
+(docs/performance.md, "The metrics: counting an action").
 """
 
 from __future__ import annotations

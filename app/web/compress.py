@@ -3,9 +3,10 @@
 Starlette's GZipMiddleware leaves ``text/event-stream`` uncompressed, but
 only after wrapping every message of the stream in a responder of its own:
 thousands of open streams would each hold one for nothing. And compressing
-every answer to an action (a POST) with a fresh gzip state costs 6 % of the
-event loop's time at 200 actions/s (py-spy) to save a few KB on an answer
-the player waits for. Pages, static files and room reads (GETs) are compressed.
+every answer to an action (a POST) with a fresh gzip state costs the event loop
+more than it is worth on a small answer the player waits for (docs/performance.md,
+"Answers and streams without gzip; rows as plain data"). Pages, static files and
+room reads (GETs) are compressed.
 """
 
 from __future__ import annotations

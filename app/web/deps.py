@@ -48,8 +48,8 @@ def set_seat_cookie(request: Request, response: Response, code: str, token: str)
 
 
 # The dependencies are ``async def`` although most never await: FastAPI runs a
-# plain ``def`` dependency in its thread pool, two thread hops per request
-# (seen in py-spy under load as 3 % of the server's samples).
+# plain ``def`` dependency in its thread pool, two thread hops per request, a
+# cost seen under load (docs/performance.md, "The event loop kept free").
 
 
 async def get_service(request: Request) -> RoomService:

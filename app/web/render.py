@@ -134,7 +134,8 @@ def make_environment(lang: str) -> Environment:
     env = Environment(
         loader=FileSystemLoader(TEMPLATES),
         # Read once, like the code: a changed template needs a restart. Checking each
-        # template's file at each use costs a change's rendering 6 % (ten stat calls).
+        # template's file at each use costs every change's rendering ten stat calls
+        # (docs/performance.md, "Templates read once").
         auto_reload=False,
         autoescape=select_autoescape(default=True, default_for_string=True),
         trim_blocks=True,

@@ -4,9 +4,9 @@ Starlette's StaticFiles sends each file with its ETag and date, so a browser
 asks again at each visit (a 304 when nothing changed). A vendored file whose
 path names its version (``vendor/htmx-2.0.11.min.js``, ``vendor/swagger-ui-5.35.0/``)
 never changes at that path: a new version is a new path. Those are kept by the
-browser for a year without asking: Swagger UI's 1.7 MB bundle is sent, and
-gzipped (some 60 ms of the event loop's time, in 64 KB slices), once per
-browser rather than at every visit of /docs.
+browser for a year without asking: Swagger UI's bundle is sent, and gzipped
+(a long while of the event loop's time: docs/performance.md, "Vendored files
+kept by the browser"), once per browser rather than at every visit of /docs.
 """
 
 from __future__ import annotations
