@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from ..kit import ROOT, Server
+from ..kit import ROOT, Server, ThreadServer
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -69,10 +69,19 @@ def chromium_browser() -> Iterator[Any]:
         chromium.close()
 
 
+def table_server(request: pytest.FixtureRequest, tmp_path: Path, **env: str) -> Server:
+    """A fresh table on its own SQLite file: a ``ThreadServer``, or a subprocess
+    ``Server`` for a test marked ``own_process`` (one that kills it)."""
+    kind = Server if request.node.get_closest_marker("own_process") else ThreadServer
+    return kind(tmp_path / "soclover.sqlite3", tmp_path / "server.log", **env).start()
+
+
 @pytest.fixture
-def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
-    """A fresh table on its own SQLite file (started after the browser, so a skip is cheap)."""
-    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log").start()
+def server(
+    chromium_browser: Any, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Server]:
+    """A fresh table (started after the browser, so a skip is cheap)."""
+    table = table_server(request, tmp_path)
     yield table
     table.stop()
 
@@ -81,9 +90,11 @@ QUICK = {"SOCLOVER_PRESENCE_GRACE_SECONDS": "0.5", "SOCLOVER_PRESENCE_SWEEP_SECO
 
 
 @pytest.fixture
-def quick_server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
+def quick_server(
+    chromium_browser: Any, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Server]:
     """A table where a player who goes quiet is away within a second."""
-    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", **QUICK).start()
+    table = table_server(request, tmp_path, **QUICK)
     yield table
     table.stop()
 

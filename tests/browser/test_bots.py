@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .. import kit
-from ..kit import Server
+from ..kit import Server, ThreadServer
 from .conftest import PHONE, OpenPlayer, Player, axe_violations, describe_violations
 from .test_play import board, button, place, same_board
 
@@ -27,8 +27,9 @@ SHOOTING = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
     """A table whose bots move at 5 times a person's pace: a card a second or so, the
     first after 4 s unless a person lays one first."""
-    table = Server(tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.2")
-    table.start()
+    table = ThreadServer(
+        tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.2"
+    ).start()
     yield table
     table.stop()
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+import pytest
+
 from .. import kit
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 
@@ -80,6 +82,7 @@ def test_drafts_are_kept_for_a_reload_and_another_device(
     assert fields(page) == ["", "Qzbee", "Qzcee", ""]
 
 
+@pytest.mark.own_process  # killed with kill -9
 def test_drafts_survive_a_kill_9_of_the_server(open_player: OpenPlayer, server: kit.Server) -> None:
     players = kit.table(server.url, 3)
     players[0].act("start")

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from .. import kit
-from ..kit import Server
+from ..kit import Server, ThreadServer
 from ..kit.players import clues_for
 from .conftest import PHONE, OpenPlayer
 
@@ -30,7 +30,7 @@ def clock_file(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def server(chromium_browser: Any, tmp_path: Path, clock_file: Path) -> Iterator[Server]:
-    table = Server(
+    table = ThreadServer(
         tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_CLOCK_FILE=str(clock_file)
     ).start()
     yield table
@@ -151,6 +151,8 @@ def test_a_page_slow_to_load_counts_by_the_server(server: Server, open_player: O
     player = open_player(host.name, size=PHONE, token=host.token, code=host.code)
 
     def held_back(route: Any) -> None:
+        # The point of the test: the page's script comes four seconds late, and
+        # nothing but time makes it late.
         time.sleep(4)
         route.continue_()
 

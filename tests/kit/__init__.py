@@ -1,7 +1,9 @@
 """What the API, service and browser tests share: a real server, players at its tables,
 the one shape of a refusal, the one way to wait, and a reader of the live streams.
 
-- ``server``: uvicorn in a subprocess on a fresh database (``Server``, ``running``).
+- ``server``: a real server on a fresh database: ``ThreadServer`` (uvicorn on a thread of
+  the test process, what most tests get) or ``Server`` (a subprocess, for tests that kill
+  it, run several workers or read its log); ``running`` for a whole module.
 - ``players``: a seat through the JSON API (``Player``, ``create``, ``join``, ``table``,
   ``watch`` for a watcher),
   whole phases of a game, and the room as anyone reads it (``public``, ``table_of``).
@@ -29,7 +31,16 @@ from .players import (
     watch,
 )
 from .presence import QUICK, gone_quiet, present
-from .server import POSTGRES, ROOT, Server, drop_database, free_port, fresh_database, running
+from .server import (
+    POSTGRES,
+    ROOT,
+    Server,
+    ThreadServer,
+    drop_database,
+    free_port,
+    fresh_database,
+    running,
+)
 from .stream import Event, NoEvent, Stream
 from .waiting import wait_for
 
@@ -43,6 +54,7 @@ __all__ = [
     "Player",
     "Server",
     "Stream",
+    "ThreadServer",
     "assert_error",
     "clues_for",
     "create",

@@ -1,22 +1,41 @@
-"""A real server for the API tests: uvicorn in a subprocess on a real SQLite file.
+"""Real servers for the API and browser tests, on a real database and a real socket.
 
-Streams need a real server (an in-process transport does not stream), and the
-crash test needs a process it can kill.
+Two kinds, with one interface (``url``, ``database_url``, ``start``, ``stop``):
+
+- ``ThreadServer``, what ``make_server``, ``server``, ``api`` and ``running`` give:
+  the app served by uvicorn on a thread of the test process, on a socket of its own.
+  Streams, client addresses, rate limits per address and ``/metrics`` (loopback
+  only) behave as on any server, and a start costs a tenth of a second: the test
+  process imports the app, reads the decks and warms the clue checkers once, not
+  once a server.
+- ``Server``: ``soclover`` in a subprocess, as people run it. Only for what a
+  thread cannot be: a server killed with kill -9 (``kill``), several workers on one
+  database, and a log file to read (the access log, tracebacks), since a process's
+  logging is shared by every server on its threads. ``make_server(process=True)``.
+
+Settings come as ``SOCLOVER_*`` variables for both: a subprocess reads them from its
+environment, a thread's ``Settings`` gets them as its own values (over the process's
+environment, as the subprocess's would be).
 """
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
 import secrets
 import signal
 import socket
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
+import uvicorn
+from fastapi import FastAPI
 
 from .waiting import wait_for
 
@@ -61,7 +80,17 @@ def drop_database(url: str) -> None:
         conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+TEST_LIMITS = {
+    # Tests read rooms without a seat and chat far more than people do; the tests of
+    # those limits set their own.
+    "SOCLOVER_LOOKUP_RATE_PER_MINUTE": "100000",
+    "SOCLOVER_CHAT_BURST": "100000",
+}
+
+
 class Server:
+    """``soclover`` in a subprocess: for kill -9, several workers, or its log file."""
+
     def __init__(self, database: Path | str, log: Path, **env: str) -> None:
         self.database_url = database if isinstance(database, str) else f"sqlite:///{database}"
         self.log = log
@@ -141,11 +170,104 @@ class Server:
         self.process.wait()
 
 
+class ThreadServer(Server):
+    """The app served by uvicorn on a thread of the test process, on its own socket.
+
+    A ``Server`` in all but its process: no ``kill`` (kill -9 needs a process of its
+    own) and no log file (the process's logging is the tests' own: what the app logs
+    shows in a failing test's report). Each ``start`` builds the app anew on the
+    same database, as a restarted process would.
+    """
+
+    def __init__(self, database: Path | str, log: Path, **env: str) -> None:
+        super().__init__(database, log, **env)
+        self.port, self.url = 0, ""  # known once it listens
+        self._uvicorn: uvicorn.Server | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self.app: FastAPI | None = None
+
+    def start(self) -> ThreadServer:
+        from app.config import Settings
+        from app.main import create_app
+
+        values = {**TEST_LIMITS, "SOCLOVER_DATABASE_URL": self.database_url, **self.env}
+        settings = Settings(**{k.removeprefix("SOCLOVER_").lower(): v for k, v in values.items()})
+        # Bound here and handed to uvicorn: no other process can take the port between
+        # its choice and the listening. A restart listens on the same port again.
+        listening = socket.socket()
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind(("127.0.0.1", self.port if self.started else 0))
+        self.port = listening.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.app = create_app(settings)
+        config = uvicorn.Config(
+            self.app,
+            log_config=None,  # the process's logging stays the tests'
+            log_level="warning",
+            access_log=False,
+            proxy_headers=True,  # as app.cli serves
+            timeout_graceful_shutdown=3,
+        )
+        self._uvicorn = uvicorn.Server(config)
+        collector = gc.get_threshold()
+        self._thread = threading.Thread(
+            target=self._serve, args=(config, listening), name=f"server:{self.port}", daemon=True
+        )
+        self._thread.start()
+        wait_for(
+            lambda: self._uvicorn is not None and (self._uvicorn.started or not self._alive()),
+            what=f"the server on {self.url} to start",
+            timeout=30,
+        )
+        if not self._uvicorn.started:
+            raise RuntimeError(f"server did not start on {self.url}: see its log above")
+        # The app calms the collector for a server's whole process (app.main's
+        # calm_garbage_collector): here the process is the tests', whose garbage is
+        # its own business.
+        gc.unfreeze()
+        gc.set_threshold(*collector)
+        self.started = True
+        return self
+
+    def _serve(self, config: uvicorn.Config, listening: socket.socket) -> None:
+        assert self._uvicorn is not None
+        try:
+            with asyncio.Runner(loop_factory=config.get_loop_factory()) as runner:
+                self._loop = runner.get_loop()
+                runner.run(self._uvicorn.serve(sockets=[listening]))
+        finally:
+            listening.close()
+
+    def _alive(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self) -> None:
+        """Stop as on SIGTERM: the live streams are ended, then uvicorn shuts down."""
+        if not self._alive():
+            return
+        assert self._uvicorn is not None and self._loop is not None and self.app is not None
+        # On SIGTERM the app has the hub end every stream (close_streams_at_shutdown);
+        # a thread gets no signal, so the hub is told here, in the server's loop.
+        service = getattr(self.app.state, "service", None)
+        if service is not None:
+            self._loop.call_soon_threadsafe(service.hub.close)
+        self._uvicorn.should_exit = True
+        assert self._thread is not None
+        self._thread.join(15)
+        assert not self._thread.is_alive(), f"the server on {self.url} did not stop"
+
+    def kill(self) -> None:
+        raise TypeError("kill -9 needs a server in a process of its own: Server, not ThreadServer")
+
+
 @contextmanager
-def running(folder: Path, **env: str) -> Iterator[Server]:
-    """A server on a fresh database for a whole module; stopped and dropped after."""
+def running(folder: Path, *, process: bool = False, **env: str) -> Iterator[Server]:
+    """A server on a fresh database for a whole module; stopped and dropped after.
+    A ``ThreadServer``; a subprocess ``Server`` with ``process=True``."""
     url = fresh_database(folder / "soclover.sqlite3")
-    server = Server(url, folder / "server.log", **env).start()
+    kind = Server if process else ThreadServer
+    server = kind(url, folder / "server.log", **env).start()
     try:
         yield server
     finally:

@@ -81,9 +81,15 @@ LATIN_CASES = [
 ]
 
 
+@cache
+def converter(config: str) -> opencc.OpenCC:
+    """One converter of each kind: each reads its dictionaries when it is made."""
+    return opencc.OpenCC(config)
+
+
 def japanese_and_traditional(word: str) -> list[tuple[str, str]]:
-    traditional = opencc.OpenCC("s2t").convert(word)
-    japanese = opencc.OpenCC("t2jp").convert(traditional)
+    traditional = converter("s2t").convert(word)
+    japanese = converter("t2jp").convert(traditional)
     found = [("traditional", traditional)] if traditional != word else []
     if japanese not in (word, traditional):
         found.append(("japanese", japanese))

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from ..kit import Server, drop_database, fresh_database
+from ..kit import Server, ThreadServer, drop_database, fresh_database
 
 
 @pytest.fixture
@@ -18,11 +18,14 @@ def database_url(tmp_path: Path) -> Iterator[str]:
 
 @pytest.fixture
 def make_server(tmp_path: Path, database_url: str) -> Iterator[Callable[..., Server]]:
-    """Start servers on this test's database; all stopped at the end."""
+    """Start servers on this test's database; all stopped at the end. Each a
+    ``ThreadServer``; a subprocess ``Server`` with ``process=True``, for a test that
+    kills it or reads its log (see tests/kit/server.py)."""
     started: list[Server] = []
 
-    def make(**env: str) -> Server:
-        server = Server(database_url, tmp_path / "server.log", **env)
+    def make(*, process: bool = False, **env: str) -> Server:
+        kind = Server if process else ThreadServer
+        server = kind(database_url, tmp_path / "server.log", **env)
         started.append(server)
         return server.start()
 

@@ -108,7 +108,7 @@ def test_the_forms_draft_is_kept_for_a_reload_and_another_device(api: str) -> No
 
 
 def test_an_answered_draft_survives_kill_9(make_server: Callable[..., Server]) -> None:
-    server = make_server()
+    server = make_server(process=True)
     players = table(server.url, 3)
     players[0].act("start")
     bea = players[1]

@@ -10,7 +10,7 @@ from ..kit import solution, spectator_of, start_and_write_clues, table
 
 
 def test_kill_9_then_restart_gives_exactly_the_last_acknowledged_state(make_server):
-    server = make_server()
+    server = make_server(process=True)
     players = table(server.url, 4)
     start_and_write_clues(players)
     truth = solution(players)

@@ -148,7 +148,7 @@ def test_an_unknown_room_is_404_before_any_stream(api):
 def test_streams_end_cleanly_and_at_once_when_the_server_stops(make_server):
     """Told to stop, the server ends every stream as a finished response (the chunked
     body's last chunk sent) rather than leaving them to be cut when its patience runs out."""
-    server = make_server()
+    server = make_server(process=True)  # a process, to be sent SIGTERM
     host = table(server.url, 1)[0]
     url = f"{server.url}/api/rooms/{host.code}/events"
     with (

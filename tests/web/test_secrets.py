@@ -143,7 +143,7 @@ def test_the_seat_link_carries_its_secret_after_the_hash(api: str) -> None:
 def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
     make_server: Callable[..., Server],
 ) -> None:
-    server = make_server(SOCLOVER_LOG_LEVEL="info")
+    server = make_server(process=True, SOCLOVER_LOG_LEVEL="info")  # its own log file
     host = create(server.url, "Ada")
     r = httpx.get(f"{server.url}/r/{host.code}/seat/{host.token}")
     assert r.status_code == 303

@@ -38,7 +38,7 @@ if not POSTGRES:
 
 @pytest.fixture
 def two(make_server):
-    return make_server(), make_server()
+    return make_server(process=True), make_server(process=True)
 
 
 def spread(servers, players: int) -> list[Player]:
@@ -179,7 +179,7 @@ def test_kill_9_one_worker_the_other_carries_on(two):
 
 def test_presence_is_shared_a_stream_on_one_worker_shows_on_the_other(make_server):
     quick = {"SOCLOVER_PRESENCE_GRACE_SECONDS": "1", "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.2"}
-    a, b = make_server(**quick), make_server(**quick)
+    a, b = make_server(process=True, **quick), make_server(process=True, **quick)
     players = spread((a, b), 3)
     on_b, on_a = players[1], players[2]
     assert on_b.base == b.url and on_a.base == a.url
@@ -209,8 +209,8 @@ def test_presence_is_shared_a_stream_on_one_worker_shows_on_the_other(make_serve
 
 
 def test_rate_limits_count_across_workers(make_server):
-    a = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="4")
-    b = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="4")
+    a = make_server(process=True, SOCLOVER_JOIN_RATE_PER_MINUTE="4")
+    b = make_server(process=True, SOCLOVER_JOIN_RATE_PER_MINUTE="4")
     host = create(a.url, "Ada")
     statuses = [
         httpx.post(
