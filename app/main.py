@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from datetime import timedelta
 from typing import Any
 
-import anyio
 from fastapi import FastAPI
 from starlette.types import ASGIApp
 
@@ -137,7 +136,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             meter=app.state.metrics,
         )
         app.state.service = service
-        app.state.stream_shutdown = anyio.Event()
         bots = _bot_table(service, settings)
         app.state.metrics.attach(service, bots)
         clock = TableClock(service)
@@ -150,7 +148,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 )
             ),
             asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
-            asyncio.create_task(close_streams_at_shutdown(app.state.stream_shutdown, service.hub)),
+            asyncio.create_task(close_streams_at_shutdown(service.hub)),
             asyncio.create_task(
                 _every(
                     settings.expiry_sweep_seconds,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 from starlette.requests import Request
 from starlette.routing import Route
 
@@ -22,13 +22,13 @@ from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web.deps import get_service, reader_seat, room_code
 from app.web.state_schema import STREAM_SCHEMA
-from app.web.streams import LET_GO, PING_COMMENT, event_stream
+from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 MAX_EVENT_ID = 20
 """Digits of a Last-Event-ID worth reading."""
 
 
-async def room_events(request: Request) -> EventSourceResponse:
+async def room_events(request: Request) -> RoomStream:
     """Every change of the room as a `state` event; honours `Last-Event-ID`.
 
     A plain Starlette route (``ROUTE``), opened ahead of the middleware
@@ -41,7 +41,7 @@ async def room_events(request: Request) -> EventSourceResponse:
     seat = await reader_seat(request, code, service)
     await service.ensure_room(code)  # 404 before the stream opens
     updates = service.follow(code, seat, _last_event_id(request))
-    return event_stream(_events(updates), request.app.state.stream_shutdown)
+    return event_stream(_events(updates))
 
 
 ROUTE = Route("/api/rooms/{code}/events", room_events, methods=["GET"])
@@ -103,21 +103,14 @@ MOVED_EVENT = ServerSentEvent(data="{}", event="moved").encode()
 
 
 async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterator[bytes]:
-    """The stream's events. An idle stream holds no change and no event: the first
-    event (the whole state and chat, this stream's own) is let go once sent; the
-    later ones are shared by the seat's streams."""
-    first = True
     async for update in updates:
         if isinstance(update, Moved):
             yield MOVED_EVENT
             return
         event = PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
-        del update
+        del update  # an idle stream holds no change, nor its last event
         yield event
         del event
-        if first:
-            first = False
-            yield LET_GO
 
 
 async def _encoded(update: Update) -> bytes:

@@ -17,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
-from sse_starlette import EventSourceResponse
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Match, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.web.security import secured
+from app.web.streams import RoomStream
 
 Handler = Callable[[Request, Exception], Awaitable[Response]]
 
@@ -74,7 +74,7 @@ class ServedFirst:
                 handler, unexpected = self.handlers[Exception], error
             response = await handler(request, error)
         del request
-        if isinstance(response, EventSourceResponse):
+        if isinstance(response, RoomStream):
             response.raw_headers = self._stream_headers(scope["path"], response.raw_headers)
         else:
             response.raw_headers = secured(scope["path"], response.raw_headers)

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
-from sse_starlette import EventSourceResponse, ServerSentEvent
+from sse_starlette import ServerSentEvent
 from starlette.requests import Request
 from starlette.routing import Route
 
@@ -29,13 +29,13 @@ from app.service.hub import Ping
 from app.web import render
 from app.web.deps import get_service, reader_seat, room_code
 from app.web.i18n import interface_language
-from app.web.streams import LET_GO, PING_COMMENT, event_stream
+from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 LIVE_REGIONS = tuple(name for name in render.REGIONS if name != "chat")
 """Rendered for every change; the chat only when a stream starts or resynchronizes."""
 
 
-async def room_stream(request: Request) -> EventSourceResponse:
+async def room_stream(request: Request) -> RoomStream:
     """A plain Starlette route (``ROUTE``), opened ahead of the middleware
     (``app.web.first``), asking for the room, the seat and the language with the
     functions the FastAPI routes depend on, without FastAPI's dependency machinery,
@@ -47,7 +47,7 @@ async def room_stream(request: Request) -> EventSourceResponse:
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
     regions = _regions(updates, public_url or "", interface_language(request))
-    return event_stream(regions, request.app.state.stream_shutdown)
+    return event_stream(regions)
 
 
 ROUTE = Route("/r/{code}/stream", room_stream, methods=["GET"], include_in_schema=False)
@@ -81,10 +81,8 @@ async def _regions(
         del update  # an idle stream holds no change
         if changed:
             # One write for the change's regions: a room's fifty watchers are fifty
-            # writes a change, not two hundred. That write is this stream's own, so it
-            # is let go once sent.
+            # writes a change, not two hundred.
             yield b"".join(changed)
-            yield LET_GO
         del changed
 
 
