@@ -19,9 +19,9 @@ from app.rules.codec import action_from_data, room_from_data
 from app.rules.engine import play
 from app.rules.geometry import Words
 from app.rules.state import Room
-from app.service.copies import RoomsInMemory
 from app.service.errors import RoomNotFound
 from app.service.hub import Change, RoomHub, change_after
+from app.service.in_memory import RoomsInMemory
 from app.service.legends import LegendBook
 from app.service.locks import RoomLocks
 from app.service.store import Logged, RoomStore

@@ -52,7 +52,6 @@ from app.service.claims import ClaimDesk
 from app.service.clock import Clock, epoch_ms, iso, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.codes import hash_token, new_room_code, new_seed, new_token
-from app.service.copies import RoomsInMemory
 from app.service.errors import (
     ChatTooFast,
     NoBots,
@@ -63,6 +62,7 @@ from app.service.errors import (
 from app.service.following import Follower, Moved, Update
 from app.service.history import HistoryBook
 from app.service.hub import Change, Ping, RoomHub, change_after
+from app.service.in_memory import RoomsInMemory
 from app.service.legends import LegendBook
 from app.service.locks import RoomLocks
 from app.service.meter import UNMETERED, Meter, Metered
