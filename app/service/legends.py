@@ -11,7 +11,7 @@ from typing import Any
 
 from app.rules.scoring import max_score
 from app.rules.state import Room
-from app.service.copies import RoomsInMemory
+from app.service.in_memory import RoomsInMemory
 from app.service.store import LegendRecord, RoomStore
 
 
