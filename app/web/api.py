@@ -13,13 +13,13 @@ from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
 from app.web.asking import answering, asking
 from app.web.deps import (
+    ActingDep,
     CodeDep,
     CreateLimit,
     JoinLimit,
     LookupLimit,
     OptionalSeat,
     ReaderSeat,
-    RequiredSeat,
     SameOriginUnlessBearer,
     ServiceDep,
     limit,
@@ -193,9 +193,7 @@ async def _claimant(
 
 @router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)
 async def post_action(
-    code: CodeDep,
-    seat: RequiredSeat,
-    service: ServiceDep,
+    acting: ActingDep,
     body: Annotated[ActionIn, Body()],
     request: Request,
 ) -> Response:
@@ -205,8 +203,8 @@ async def post_action(
     line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
     """
     # An answer to a seat request says which request this browser made, if any.
-    action = answering(request, code, to_action(body))
-    update = await service.act(code, seat, action, body.seq)
+    action = answering(request, acting.code, to_action(body))
+    update = await acting.service.act(acting.code, acting.seat, action, body.seq)
     # The common part of the view is encoded once, here, for this answer and for every
     # stream of the seats that share it (``events.state_json``).
     answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))

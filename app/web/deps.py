@@ -12,6 +12,7 @@ shows the form again instead of an error page.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
@@ -225,5 +226,27 @@ JoinLimit = Depends(rate_limited("join"))
 LookupLimit = Depends(reader_seat)
 """For a route by code that is not a read: its request counts as a lookup when it comes
 from someone without a seat in the room, as every request by code does."""
+
+
+@dataclass(frozen=True, slots=True)
+class Acting:
+    """Who acts, on which room, through which service: what an action's route needs."""
+
+    code: str
+    seat: Seat
+    service: RoomService
+
+
+async def acting(request: Request, code: str) -> Acting:
+    """The room, the seat and the service of an action, in one dependency (the same
+    functions, in the same order, as ``CodeDep``, ``ServiceDep`` and ``RequiredSeat``).
+    An action is what the server does most, and FastAPI solves each dependency at a
+    cost of its own (docs/performance.md, "Routes written once")."""
+    normalized = await room_code(code)
+    service = await get_service(request)
+    return Acting(normalized, await required_seat(request, normalized, service), service)
+
+
+ActingDep = Annotated[Acting, Depends(acting)]
 SameOriginPosts = Depends(same_origin_posts)
 SameOriginUnlessBearer = Depends(same_origin_unless_bearer)
