@@ -11,6 +11,7 @@ from fastapi.responses import JSONResponse
 from app.service.codes import normalize_code
 from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
+from app.web.action_route import ActionRoute
 from app.web.asking import answering, asking
 from app.web.deps import (
     ActingDep,
@@ -191,7 +192,6 @@ async def _claimant(
         raise
 
 
-@router.post("/rooms/{code}/actions", response_model=ActionOut, responses=ROOM_ERRORS)
 async def post_action(
     acting: ActingDep,
     body: Annotated[ActionIn, Body()],
@@ -209,6 +209,16 @@ async def post_action(
     # stream of the seats that share it (``events.state_json``).
     answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
     return Response(answer, media_type="application/json")
+
+
+router.add_api_route(
+    "/rooms/{code}/actions",
+    post_action,
+    methods=["POST"],
+    response_model=ActionOut,
+    responses=ROOM_ERRORS,
+    route_class_override=ActionRoute,
+)
 
 
 @router.get(
