@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 
 from .. import kit
-from ..kit import Server, ThreadServer
+from ..kit import Server
 from .conftest import PHONE, OpenPlayer, Player, axe_violations, describe_violations
 from .test_play import board, button, place, same_board
 
@@ -26,8 +26,12 @@ SHOOTING = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 @pytest.fixture
 def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
     """A table whose bots move at 5 times a person's pace: a card a second or so, the
-    first after 4 s unless a person lays one first."""
-    table = ThreadServer(
+    first after 4 s unless a person lays one first.
+
+    In a process of its own: the bots think in the server's process, and on a thread
+    of the tests' they would hold up the browser's driver, which a busy machine makes
+    miss the game's pace."""
+    table = Server(
         tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.2"
     ).start()
     yield table
@@ -160,4 +164,4 @@ def _play_out(people: list[Player], guessing: list[Player], bot_watches: bool) -
             with contextlib.suppress(PlaywrightError):
                 if agree.count() and agree.is_enabled(timeout=500):
                     agree.click(timeout=1000)
-        time.sleep(0.3)
+        time.sleep(0.3)  # the loop's pace: each turn reads the table again (a poll)

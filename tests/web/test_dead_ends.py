@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 
 import httpx
+import pytest
 
 from ..kit import (
     Player,
@@ -19,6 +20,12 @@ from ..kit import (
     table,
     wait_for,
 )
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def next_steps(r: httpx.Response, status: int, *said: str) -> str:

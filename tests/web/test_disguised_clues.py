@@ -8,7 +8,14 @@ from typing import Any
 import httpx
 import pytest
 
-from ..kit import Player, assert_error, join
+from ..kit import Player, Server, assert_error, join
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
+
 
 SMALL_CAPITALS = dict(zip("abcdefghijklmnopqrstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪᴊᴋʟᴍɴᴏᴘꞯʀꜱᴛᴜᴠᴡʏᴢ", strict=True))
 

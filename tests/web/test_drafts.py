@@ -10,8 +10,16 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from ..kit import Event, Player, Server, Stream, public, table
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
+
 
 HX = {"HX-Request": "true"}
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import signal
 
 import httpx
+import pytest
 
 from ..kit import (
     Player,
+    Server,
     Stream,
     assert_error,
     room_when,
@@ -16,6 +18,12 @@ from ..kit import (
     start_and_write_clues,
     table,
 )
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def stream(player: Player | None, api: str, code: str, last: int | None = None) -> Stream:

@@ -7,6 +7,7 @@ import pytest
 
 from ..kit import (
     Player,
+    Server,
     assert_error,
     clues_for,
     join,
@@ -15,6 +16,12 @@ from ..kit import (
     start_and_write_clues,
     table,
 )
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def guessers(players: list[Player]) -> list[Player]:

@@ -2,10 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import httpx
 import opencc
+import pytest
 
-from ..kit import ROOT, Player, assert_error, create, join, table
+from ..kit import ROOT, Player, Server, assert_error, create, join, table
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
+
 
 FR_DECK = (ROOT / "keywords.fr.txt").read_text(encoding="utf-8").splitlines()
 
@@ -72,7 +82,10 @@ def test_an_english_room_is_as_before_and_an_unknown_language_is_refused(api: st
     assert_error(r, 422)
 
 
-def test_legends_carry_their_language_and_filter_on_it(api: str) -> None:
+def test_legends_carry_their_language_and_filter_on_it(
+    make_server: Callable[..., Server],
+) -> None:
+    api = make_server().url  # its own: the legends are the whole server's
     players = seated_in(api, "zh")
     ada = players[0]
     ada.act("start")

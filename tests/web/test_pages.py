@@ -5,11 +5,18 @@ from __future__ import annotations
 import re
 
 import httpx
+import pytest
 
 from app.rules.state import MAX_TIMER_MINUTES, MIN_TIMER_MINUTES, STANDARD_DECOYS
 from app.web.render import CHAT_SHOWN
 
-from ..kit import Player, Stream, solution, spectator_of, start_and_write_clues, table
+from ..kit import Player, Server, Stream, solution, spectator_of, start_and_write_clues, table
+
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def browser(api: str) -> httpx.Client:

@@ -19,6 +19,13 @@ import pytest
 from ..kit import Player, Server, public, room_when, spectator_of, table, table_of
 from ..kit.players import clues_for, create, join
 
+
+@pytest.fixture(scope="module")
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
+
+
 MINUTE = 60
 
 
