@@ -198,10 +198,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
+    # The API first: its action route is the one matched most.
+    app.include_router(api.router)
     # The live streams: plain routes of the router, opened ahead of the middleware
     # (TableApp); the router answers what they do not match (another method).
     app.router.routes.extend(LIVE_STREAMS)
-    app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(claim_pages.router)
     app.include_router(install.router)

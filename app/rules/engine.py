@@ -25,7 +25,7 @@ from app.rules import errors, timers
 from app.rules.clues import fold
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
-from app.rules.errors import RuleError
+from app.rules.errors import Refusal
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS, Words, outward_keywords, turn
 from app.rules.languages import check_clue_in
 from app.rules.lookalikes import is_visible_name, look_alike
@@ -173,13 +173,13 @@ def _join(room: Room, name: str) -> Room:
     return _watchers_make_way(room, name)
 
 
-def why_not_sit(room: Room) -> RuleError | None:
+def why_not_sit(room: Room) -> Refusal | None:
     """Why nobody may take a seat now (a newcomer joining, a watcher sitting down), or
     ``None``: in the lobby, while a seat is free."""
     if room.phase != "lobby":
-        return errors.GameStarted()
+        return errors.GameStarted
     if len(room.players) >= MAX_PLAYERS:
-        return errors.RoomFull()
+        return errors.RoomFull
     return None
 
 
@@ -250,11 +250,11 @@ def _on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Wo
     return replace(room, watchers=(*watchers, watcher), next_pid=room.next_pid + 1)
 
 
-def why_not_watch(room: Room) -> RuleError | None:
+def why_not_watch(room: Room) -> Refusal | None:
     """Why nobody more may watch, or ``None``: under the cap, or with a watcher away to
     make room."""
     if len(room.watchers) >= MAX_WATCHERS and all(w.present for w in room.watchers):
-        return errors.WatchersFull()
+        return errors.WatchersFull
     return None
 
 
@@ -275,9 +275,9 @@ def _as_watcher(room: Room, pid: int, action: act.Action) -> Room:
     raise errors.WatcherCannotPlay()
 
 
-def why_watchers_quiet(room: Room) -> RuleError | None:
+def why_watchers_quiet(room: Room) -> Refusal | None:
     """Why the watchers may not chat now (the host turned their chat off), or ``None``."""
-    return None if room.watchers_chat else errors.WatchersQuiet()
+    return None if room.watchers_chat else errors.WatchersQuiet
 
 
 def _unwatched(room: Room, pid: int) -> tuple[Watcher, ...]:
@@ -329,7 +329,7 @@ def _on_leave(action: act.Leave, room: Room, seat: int, deck: Sequence[Words]) -
     return _out(room, seat)
 
 
-def why_not_leave(room: Room, seat: int) -> RuleError | None:
+def why_not_leave(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not leave now, or ``None``: anyone may leave the lobby; out of a
     game, see ``_why_not_out``."""
     if room.phase == "lobby":
@@ -343,22 +343,22 @@ def _on_kick(action: act.Kick, room: Room, seat: int, deck: Sequence[Words]) -> 
     return _without(room, action.seat)
 
 
-def why_not_kick(room: Room, seat: int, target: int) -> RuleError | None:
+def why_not_kick(room: Room, seat: int, target: int) -> Refusal | None:
     """Why ``seat`` may not remove ``target`` from the lobby, or ``None``: the host may
     remove a bot, or a player who is away."""
     refusal = _why_not_host_in(room, seat, "lobby")
     if refusal is not None:
         return refusal
     if not 0 <= target < len(room.players):
-        return errors.BadSeat()
+        return errors.BadSeat
     if target == seat:
-        return errors.PlayerPresent()
+        return errors.PlayerPresent
     if target == room.host:
         # A stand-in holds the host's controls only while the host is away; the
         # host keeps the seat and the title and gets the controls back on return.
-        return errors.HostStays()
+        return errors.HostStays
     if room.players[target].present and not room.players[target].bot:
-        return errors.PlayerPresent()
+        return errors.PlayerPresent
     return None
 
 
@@ -374,13 +374,13 @@ def _on_add_bot(action: act.AddBot, room: Room, seat: int, deck: Sequence[Words]
     return replace(room, players=(*room.players, bot), next_pid=room.next_pid + 1)
 
 
-def why_not_add_bot(room: Room, seat: int) -> RuleError | None:
+def why_not_add_bot(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not seat a bot now, or ``None``: the host, in the lobby, in a free
     seat. (Whether this server's bots play the room's language is the service's to say:
     ``allowed.why_no_bots``.)"""
     refusal = _why_not_host_in(room, seat, "lobby")
     if refusal is None and len(room.players) >= MAX_PLAYERS:
-        return errors.RoomFull()
+        return errors.RoomFull
     return refusal
 
 
@@ -392,21 +392,21 @@ def _on_stand_in(action: act.StandIn, room: Room, seat: int, deck: Sequence[Word
     return _check_if_agreed(replace(room, players=tuple(players)))
 
 
-def why_not_stand_in(room: Room, seat: int, target: int) -> RuleError | None:
+def why_not_stand_in(room: Room, seat: int, target: int) -> Refusal | None:
     """Why ``seat`` may not have a bot play ``target`` now, or ``None``: the host, during
     a game, for a player away who is still in it and has no bot standing in yet."""
     refusal = _why_not_host_in(room, seat, "clues", "resolution")
     if refusal is not None:
         return refusal
     if not 0 <= target < len(room.players):
-        return errors.BadSeat()
+        return errors.BadSeat
     player = room.players[target]
     if target == seat or player.present or player.bot:
         return errors.PlayerPresent(N_("A bot can stand in only for a player who is away."))
     if player.out:
-        return errors.AlreadyOut()
+        return errors.AlreadyOut
     if player.stand_in:
-        return errors.BotStandsIn()
+        return errors.BotStandsIn
     return None
 
 
@@ -416,16 +416,16 @@ def _on_drop(action: act.Drop, room: Room, seat: int, deck: Sequence[Words]) -> 
     return _out(room, action.seat)
 
 
-def why_not_drop(room: Room, seat: int, target: int) -> RuleError | None:
+def why_not_drop(room: Room, seat: int, target: int) -> Refusal | None:
     """Why ``seat`` may not take ``target`` out of the game now, or ``None``: the host,
     during a game, a player who is away (see ``_why_not_out``)."""
     refusal = _why_not_host_in(room, seat, "clues", "resolution")
     if refusal is not None:
         return refusal
     if not 0 <= target < len(room.players):
-        return errors.BadSeat()
+        return errors.BadSeat
     if target == seat or room.players[target].present:
-        return errors.PlayerPresent()
+        return errors.PlayerPresent
     return _why_not_out(room, target)
 
 
@@ -463,15 +463,15 @@ def _on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Wo
     return replace(room, claims=(*claims, claim))
 
 
-def why_not_ask(claims: Sequence[Claim], address: str = "") -> RuleError | None:
+def why_not_ask(claims: Sequence[Claim], address: str = "") -> Refusal | None:
     """Why a device may not ask for a seat (not asking back) beside ``claims``, from
     ``address``, or ``None``: six requests at most, two of them from one address."""
     asked = [c for c in claims if not c.back]
     if len(asked) >= MAX_CLAIMS:
-        return errors.TooManyClaims()
+        return errors.TooManyClaims
     here = [c for c in asked if c.address == address]
     if address and len(here) >= MAX_CLAIMS_PER_ADDRESS:
-        return errors.TooManyClaimsHere()
+        return errors.TooManyClaimsHere
     return None
 
 
@@ -486,7 +486,7 @@ def _on_withdraw(action: act.Withdraw, room: Room, seat: int | None, deck: Seque
 def _on_allow(action: act.Allow, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     _refuse(why_not_allow(room, seat, action.claim, action.mine))
     answering = _answering(room, action.claim, action.mine)
-    assert not isinstance(answering, RuleError)
+    assert isinstance(answering, tuple)
     _, target = answering
     players = list(room.players)
     # The seat is played from the claiming device now; the old device's token stops working,
@@ -518,50 +518,50 @@ def _unexpired(room: Room, now: int) -> Room:
     return replace(room, claims=tuple(c for c in room.claims if not c.expired(now)))
 
 
-def _answering(room: Room, claim_id: str, mine: str) -> tuple[Claim, int] | RuleError:
+def _answering(room: Room, claim_id: str, mine: str) -> tuple[Claim, int] | Refusal:
     """The claim and the seat it asks for, if it may be answered from where the answer
     comes, or why not: it is gone, or the answer comes from the browser that made it
     (``mine``, its claim cookie)."""
     claim = room.claim(claim_id)
     target = None if claim is None else room.seat_of(claim.pid)
     if claim is None or target is None:
-        return errors.ClaimGone()
+        return errors.ClaimGone
     if mine and mine == claim.id:
-        return errors.OwnRequest()
+        return errors.OwnRequest
     return claim, target
 
 
-def why_not_allow(room: Room, seat: int, claim_id: str, mine: str = "") -> RuleError | None:
+def why_not_allow(room: Room, seat: int, claim_id: str, mine: str = "") -> Refusal | None:
     """Why ``seat`` may not allow the claim, or ``None``. A seat asked back: anyone seated
     but its holder. Else its own player may; while that player is at the table, nobody
     else; while they are away, anyone seated, or only the host if the host chose so.
     Whoever answers, the Spectator's seat stays put until their clover is checked."""
     answering = _answering(room, claim_id, mine)
-    if isinstance(answering, RuleError):
+    if not isinstance(answering, tuple):
         return answering
     claim, target = answering
     if claim.back:
         if seat == target:
-            return errors.SeatHolder()
+            return errors.SeatHolder
     elif seat != target:
         if room.players[target].present:
-            return errors.OwnerHere()
+            return errors.OwnerHere
         if room.claims_by == "host" and seat != room.acting_host():
             return errors.NotHost(N_("The host lets other devices take the seats of this room."))
     if room.seat_waits(target):
-        return errors.SpectatorSeatWaits()
+        return errors.SpectatorSeatWaits
     return None
 
 
-def why_not_refuse(room: Room, seat: int, claim_id: str, mine: str = "") -> RuleError | None:
+def why_not_refuse(room: Room, seat: int, claim_id: str, mine: str = "") -> Refusal | None:
     """Why ``seat`` may not refuse the claim, or ``None``: anyone seated may turn junk
     down, but the holder of a seat asked back, who is the one it is asked from."""
     answering = _answering(room, claim_id, mine)
-    if isinstance(answering, RuleError):
+    if not isinstance(answering, tuple):
         return answering
     claim, target = answering
     if claim.back and seat == target:
-        return errors.SeatHolder()
+        return errors.SeatHolder
     return None
 
 
@@ -600,13 +600,13 @@ def _out(room: Room, seat: int) -> Room:
     return room
 
 
-def _why_not_out(room: Room, seat: int) -> RuleError | None:
+def _why_not_out(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not go out of the game now, or ``None``: a game goes on with two
     players at least, so nobody more may go out of it then."""
     if room.players[seat].out:
-        return errors.AlreadyOut()
+        return errors.AlreadyOut
     if room.phase != "finished" and sum(not p.out for p in room.players) <= 2:
-        return errors.TooFewLeft()
+        return errors.TooFewLeft
     return None
 
 
@@ -677,12 +677,12 @@ def _on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -
     )
 
 
-def why_not_start(room: Room, seat: int) -> RuleError | None:
+def why_not_start(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not start the game, or ``None``: the host, in the lobby, with
     three to six at the table. (The deck it is dealt from is the server's.)"""
     refusal = _why_not_host_in(room, seat, "lobby")
     if refusal is None and not MIN_PLAYERS <= len(room.players) <= MAX_PLAYERS:
-        return errors.NotEnoughPlayers()
+        return errors.NotEnoughPlayers
     return refusal
 
 
@@ -745,20 +745,20 @@ def _on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> 
     return _resolution_if_all_done(_with_clover(room, replace(clover, done=True)))
 
 
-def why_not_write(room: Room, seat: int) -> RuleError | None:
+def why_not_write(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not write clues now, or ``None``: while clues are written, until
     they said they were done."""
     refusal = _why_not_phase(room, "clues")
     if refusal is None and room.clovers[seat].done:
-        return errors.AlreadyDone()
+        return errors.AlreadyDone
     return refusal
 
 
-def why_not_done(room: Room, seat: int) -> RuleError | None:
+def why_not_done(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not say their clues are done, or ``None``: four clues written."""
     refusal = why_not_write(room, seat)
     if refusal is None and None in room.clovers[seat].clues:
-        return errors.CluesMissing()
+        return errors.CluesMissing
     return refusal
 
 
@@ -778,11 +778,11 @@ def _on_undone(action: act.Undone, room: Room, seat: int, deck: Sequence[Words])
     return _with_clover(room, replace(room.clovers[seat], done=False))
 
 
-def why_not_undone(room: Room, seat: int) -> RuleError | None:
+def why_not_undone(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not take back their "done", or ``None``: while clues are written."""
     refusal = _why_not_phase(room, "clues")
     if refusal is None and not room.clovers[seat].done:
-        return errors.NotDone()
+        return errors.NotDone
     return refusal
 
 
@@ -875,23 +875,23 @@ def _on_lock(action: act.Lock, room: Room, seat: int, deck: Sequence[Words]) -> 
     return _check(room)
 
 
-def why_not_agree(room: Room, seat: int) -> RuleError | None:
+def why_not_agree(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not agree to the board, or ``None``: a guesser, the board full."""
     refusal = why_not_move(room, seat)
     if refusal is None and not _board_full(room):
-        return errors.BoardNotFull()
+        return errors.BoardNotFull
     return refusal
 
 
-def why_not_lock(room: Room, seat: int) -> RuleError | None:
+def why_not_lock(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not lock the clover in, or ``None``: the lock holder, the board full."""
     refusal = why_not_move(room, seat)
     if refusal is not None:
         return refusal
     if seat != room.lock_holder():
-        return errors.NotLockHolder()
+        return errors.NotLockHolder
     if not _board_full(room):
-        return errors.BoardNotFull()
+        return errors.BoardNotFull
     return None
 
 
@@ -932,11 +932,11 @@ def _on_next(action: act.Next, room: Room, seat: int, deck: Sequence[Words]) -> 
     return replace(room, phase="finished", resolution=None)
 
 
-def why_not_next(room: Room) -> RuleError | None:
+def why_not_next(room: Room) -> Refusal | None:
     """Why nobody may go on to the next clover, or ``None``: once this one is checked."""
     refusal = _why_not_phase(room, "resolution")
     if refusal is None and room.resolution is not None and not room.resolution.checked:
-        return errors.NotChecked()
+        return errors.NotChecked
     return refusal
 
 
@@ -955,26 +955,26 @@ def _on_resume(action: act.Resume, room: Room, seat: int, deck: Sequence[Words])
     return timers.resumed(room, action.now)
 
 
-def why_not_pause(room: Room, seat: int) -> RuleError | None:
+def why_not_pause(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not pause the clock, or ``None``: the host, during a timed game."""
     refusal = _why_not_clock(room, seat)
     if refusal is None and room.paused:
-        return errors.AlreadyPaused()
+        return errors.AlreadyPaused
     return refusal
 
 
-def why_not_resume(room: Room, seat: int) -> RuleError | None:
+def why_not_resume(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not start the clock again, or ``None``: the host, once paused."""
     refusal = _why_not_clock(room, seat)
     if refusal is None and not room.paused:
-        return errors.NotPaused()
+        return errors.NotPaused
     return refusal
 
 
-def _why_not_clock(room: Room, seat: int) -> RuleError | None:
+def _why_not_clock(room: Room, seat: int) -> Refusal | None:
     refusal = _why_not_host_in(room, seat, "clues", "resolution")
     if refusal is None and not room.timed():
-        return errors.NoClock()
+        return errors.NoClock
     return refusal
 
 
@@ -1017,12 +1017,12 @@ def _on_say(action: act.Say, room: Room, seat: int, deck: Sequence[Words]) -> Ro
     return _said(room, author.pid, author.name, text, action.at)
 
 
-def why_not_say(room: Room, seat: int) -> RuleError | None:
+def why_not_say(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not chat now, or ``None``: the Spectator keeps silent until their
     clover is checked."""
     res = room.resolution
     if res is not None and seat == room.spectator() and not res.checked:
-        return errors.SpectatorSilent()
+        return errors.SpectatorSilent
     return None
 
 
@@ -1062,48 +1062,48 @@ def _on_presence(action: act.Presence, room: Room, seat: int | None, deck: Seque
 # --- shared checks --------------------------------------------------------------------
 
 
-def _refuse(refusal: RuleError | None) -> None:
+def _refuse(refusal: Refusal | None) -> None:
     """Raise ``refusal``, if there is one: the checks below say why not, the handlers
     raise it, and ``allowed`` asks the same checks whether there is none."""
     if refusal is not None:
         raise refusal
 
 
-def _why_not_phase(room: Room, *phases: str) -> RuleError | None:
-    return None if room.phase in phases else errors.WrongPhase()
+def _why_not_phase(room: Room, *phases: str) -> Refusal | None:
+    return None if room.phase in phases else errors.WrongPhase
 
 
-def why_not_host(room: Room, seat: int) -> RuleError | None:
+def why_not_host(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not use the host's controls now, or ``None``."""
-    return None if seat == room.acting_host() else errors.NotHost()
+    return None if seat == room.acting_host() else errors.NotHost
 
 
-def _why_not_host_in(room: Room, seat: int, *phases: str) -> RuleError | None:
+def _why_not_host_in(room: Room, seat: int, *phases: str) -> Refusal | None:
     """Why ``seat`` may not use the host's controls in one of ``phases`` now, or ``None``."""
     return _why_not_phase(room, *phases) or why_not_host(room, seat)
 
 
-def why_not_set_up(room: Room, seat: int) -> RuleError | None:
+def why_not_set_up(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not change how the table plays (decoys, language, clock, who
     answers seat requests), or ``None``: the host, in the lobby."""
     return _why_not_host_in(room, seat, "lobby")
 
 
-def why_not_again(room: Room) -> RuleError | None:
+def why_not_again(room: Room) -> Refusal | None:
     """Why nobody may ask for another game, or ``None``: once this one is finished."""
     return _why_not_phase(room, "finished")
 
 
-def why_not_move(room: Room, seat: int) -> RuleError | None:
+def why_not_move(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not move the cards of the clover being rebuilt, or ``None``: a
     guesser, until the clover is checked."""
     refusal = _why_not_phase(room, "resolution")
     if refusal is not None:
         return refusal
     if seat == room.spectator():
-        return errors.SpectatorCannotMove()
+        return errors.SpectatorCannotMove
     if room.resolution is not None and room.resolution.checked:
-        return errors.AlreadyChecked()
+        return errors.AlreadyChecked
     return None
 
 

@@ -39,6 +39,12 @@ class RuleError(ValueError):
         return str(self)
 
 
+Refusal = RuleError | type[RuleError]
+"""What a rule's check gives when it refuses: the error, or its class when it needs no
+values (``raise`` makes one). Building ``can`` asks every check for every seat on every
+change, and most of them refuse: a class costs nothing to give."""
+
+
 class Forbidden(RuleError):
     """This seat may not do that (the Spectator moving a card, a guest starting)."""
 

@@ -53,6 +53,36 @@ T = TypeVar("T")
 ROOM_ERRORS: dict[int | str, dict[str, Any]] = {404: {"description": "No such room"}}
 
 
+async def post_action(
+    acting: ActingDep,
+    body: Annotated[ActionIn, Body()],
+    request: Request,
+) -> Response:
+    """Apply one action for the caller's seat; the answer is the new state, already on disk.
+
+    Its `chat` holds only the lines this action added (`chat_after` says after which
+    line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
+    """
+    # An answer to a seat request says which request this browser made, if any.
+    action = answering(request, acting.code, to_action(body))
+    update = await acting.service.act(acting.code, acting.seat, action, body.seq)
+    # The common part of the view is encoded once, here, for this answer and for every
+    # stream of the seats that share it (``events.state_json``).
+    answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
+    return Response(answer, media_type="application/json")
+
+
+# First of the router's routes: the one the server matches most.
+router.add_api_route(
+    "/rooms/{code}/actions",
+    post_action,
+    methods=["POST"],
+    response_model=ActionOut,
+    responses=ROOM_ERRORS,
+    route_class_override=ActionRoute,
+)
+
+
 @router.post("/rooms", status_code=201, response_model=SeatOut, dependencies=[CreateLimit])
 async def create_room(
     body: CreateRoom, request: Request, response: Response, service: ServiceDep, lang: Lang
@@ -190,35 +220,6 @@ async def _claimant(
     except ClaimNotFound:
         await limit(request, service, "lookup")
         raise
-
-
-async def post_action(
-    acting: ActingDep,
-    body: Annotated[ActionIn, Body()],
-    request: Request,
-) -> Response:
-    """Apply one action for the caller's seat; the answer is the new state, already on disk.
-
-    Its `chat` holds only the lines this action added (`chat_after` says after which
-    line): the whole chat comes with `GET /api/rooms/{code}` and a stream's first event.
-    """
-    # An answer to a seat request says which request this browser made, if any.
-    action = answering(request, acting.code, to_action(body))
-    update = await acting.service.act(acting.code, acting.seat, action, body.seq)
-    # The common part of the view is encoded once, here, for this answer and for every
-    # stream of the seats that share it (``events.state_json``).
-    answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
-    return Response(answer, media_type="application/json")
-
-
-router.add_api_route(
-    "/rooms/{code}/actions",
-    post_action,
-    methods=["POST"],
-    response_model=ActionOut,
-    responses=ROOM_ERRORS,
-    route_class_override=ActionRoute,
-)
 
 
 @router.get(
