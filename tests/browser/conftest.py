@@ -14,10 +14,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 
-from ..kit import ROOT, Server, ThreadServer
+from ..kit import ROOT, Server, ThreadServer, http
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -135,7 +134,7 @@ class Player:
 
     def state(self) -> dict[str, Any]:
         """The room as this seat may see it, through the JSON API."""
-        r = httpx.get(
+        r = http.get(
             f"{self.base}/api/rooms/{self.code}",
             headers={"Authorization": f"Bearer {self.token()}"},
             timeout=10,

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
-
 from .. import kit
+from ..kit import http
 from .conftest import PHONE
 
 
@@ -83,7 +82,7 @@ def test_a_seat_lost_with_its_browser_is_claimed_from_a_new_one(
     new.locator(".finished").wait_for()
     assert state["total"] == 18
     # The token of the browser that is gone opens nothing any more.
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{code}/actions",
         json={"type": "say", "text": "hello?"},
         headers={"Authorization": f"Bearer {bea.token}"},
@@ -107,7 +106,7 @@ def test_a_request_for_the_spectators_seat_reads_clearly_on_a_phone(
     page.locator(".resolve").wait_for()
     kit.room_when(api, code, lambda s: not s["players"][spectator.seat]["present"], what="away")
     phone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) Mobile/15E148 Safari/604.1"
-    asked = httpx.post(
+    asked = http.post(
         f"{api}/api/rooms/{code}/claims",
         json={"seat": spectator.seat},
         headers={"User-Agent": phone},

@@ -17,12 +17,12 @@ import base64
 import itertools
 from typing import Any
 
-import httpx
 import pytest
 
 from app.rules.deck import builtin_deck_path, load_deck
 
 from .. import kit
+from ..kit import http
 from .conftest import PHONE, OpenPlayer, Player
 
 SIZES = [PHONE, {"width": 390, "height": 844}]
@@ -31,9 +31,7 @@ LANGUAGES = ["en", "fr", "zh"]
 
 
 def lang_table(base: str, players: int, decoys: int, language: str) -> list[kit.Player]:
-    r = httpx.post(
-        f"{base}/api/rooms", json={"name": "Ada", "decoys": decoys, "language": language}
-    )
+    r = http.post(f"{base}/api/rooms", json={"name": "Ada", "decoys": decoys, "language": language})
     assert r.status_code == 201, r.text
     body = r.json()
     host = kit.Player(base, body["code"], body["token"], body["seat"], "Ada")

@@ -8,10 +8,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-import httpx
 import pytest
 
 from .. import kit
+from ..kit import http
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player, axe_violations, describe_violations
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
@@ -222,7 +222,7 @@ def test_every_screen(open_player: OpenPlayer, server: Any, size: str) -> None:
     screens.look(guesser, "end")
 
     # Cy lets a new device take the seat: the old page says the seat moved.
-    asked = httpx.post(f"{server.url}/api/rooms/{code}/claims", json={"seat": 2}).json()
+    asked = http.post(f"{server.url}/api/rooms/{code}/claims", json={"seat": 2}).json()
     players[2].act("allow", claim=asked["claim"])
     mover = pages[2]
     mover.page.locator("h1", has_text="This seat moved to another device").wait_for()

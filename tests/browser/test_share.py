@@ -16,10 +16,10 @@ import struct
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 from .. import kit
+from ..kit import http
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -36,7 +36,7 @@ SAVED = os.environ.get("SOCLOVER_SHARE_SHOTS")
 
 
 def table(base: str, language: str) -> list[kit.Player]:
-    r = httpx.post(f"{base}/api/rooms", json={"name": "Ada", "decoys": 1, "language": language})
+    r = http.post(f"{base}/api/rooms", json={"name": "Ada", "decoys": 1, "language": language})
     assert r.status_code == 201, r.text
     body = r.json()
     host = kit.Player(base, body["code"], body["token"], body["seat"], "Ada")

@@ -13,6 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from ..kit import http
 from ..kit.waiting import wait_for
 
 ENABLED = os.environ.get("SOCLOVER_TEST_CONTAINERS") == "1"
@@ -91,7 +92,7 @@ def wait_healthy(url: str, container: str, timeout: float = 120) -> None:
         if not running(container):
             pytest.fail(f"{container} stopped:\n{logs(container)[-3000:]}")
         try:
-            return httpx.get(f"{url}/healthz", timeout=2).json()
+            return http.get(f"{url}/healthz", timeout=2).json()
         except (httpx.HTTPError, ValueError):
             return None
 

@@ -12,10 +12,9 @@ import tomllib
 from collections.abc import Iterator
 from dataclasses import replace
 
-import httpx
 import pytest
 
-from ..kit import clues_for, table
+from ..kit import clues_for, http, table
 from ..kit.players import Player
 from ..kit.server import free_port
 from .support import (
@@ -130,14 +129,14 @@ def test_a_game_in_the_volume_outlives_its_container(containers: Containers) -> 
 
     second, url = containers.start()
     assert second != first
-    again = replace(host, base=url, http=httpx.Client(timeout=10))
+    again = replace(host, base=url, http=http.Client(timeout=10))
     after = again.state()
     assert after["phase"] == "clues"
     assert after["clover"] == before["clover"]
     assert [p["name"] for p in after["players"]] == ["Ada", "Bea", "Cy"]
     assert [line["text"] for line in after["chat"]] == ["see you in the next container"]
     # and the game goes on there
-    bea = replace(players[1], base=url, http=httpx.Client(timeout=10))
+    bea = replace(players[1], base=url, http=http.Client(timeout=10))
     assert isinstance(bea, Player)
     bea.act("clues", clues=clues_for(1))
     podman("stop", "--time", "10", second)

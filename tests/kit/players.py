@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from . import http
 from .checks import assert_error
 from .waiting import wait_for
 
@@ -20,7 +21,7 @@ class Player:
     token: str
     seat: int
     name: str
-    http: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=10))
+    http: httpx.Client = field(default_factory=lambda: http.Client(timeout=10))
 
     @property
     def headers(self) -> dict[str, str]:
@@ -50,14 +51,14 @@ class Player:
 
 
 def create(base: str, name: str, decoys: int = 1) -> Player:
-    r = httpx.post(f"{base}/api/rooms", json={"name": name, "decoys": decoys})
+    r = http.post(f"{base}/api/rooms", json={"name": name, "decoys": decoys})
     assert r.status_code == 201, r.text
     body = r.json()
     return Player(base, body["code"], body["token"], body["seat"], name)
 
 
 def join(base: str, code: str, name: str) -> Player:
-    r = httpx.post(f"{base}/api/rooms/{code}/join", json={"name": name})
+    r = http.post(f"{base}/api/rooms/{code}/join", json={"name": name})
     assert r.status_code == 201, r.text
     body = r.json()
     return Player(base, body["code"], body["token"], body["seat"], name)
@@ -66,7 +67,7 @@ def join(base: str, code: str, name: str) -> Player:
 def watch(base: str, code: str, name: str) -> Player:
     """Someone watching the room through the API: a ``Player`` whose ``seat`` is -1 (a
     watcher has none) and whose token reads the room and sends a watcher's actions."""
-    r = httpx.post(f"{base}/api/rooms/{code}/watch", json={"name": name})
+    r = http.post(f"{base}/api/rooms/{code}/watch", json={"name": name})
     assert r.status_code == 201, r.text
     body = r.json()
     return Player(base, body["code"], body["token"], -1, name)
@@ -110,7 +111,7 @@ def solution(players: list[Player]) -> list[dict[str, Any]]:
 
 # --- the room as anyone reads it ----------------------------------------------------------
 
-_reader = httpx.Client(timeout=10)
+_reader = http.Client(timeout=10)
 """One client for every read without a seat: a new client per request costs more than
 the request."""
 

@@ -37,6 +37,7 @@ import httpx
 import uvicorn
 from fastapi import FastAPI
 
+from . import http
 from .waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,7 +151,7 @@ class Server:
                 raise PortTaken(log)
             raise RuntimeError(f"server exited: {log}")
         try:
-            return str(httpx.get(f"{self.url}/healthz", timeout=1).json()["status"])
+            return str(http.get(f"{self.url}/healthz", timeout=1).json()["status"])
         except (httpx.HTTPError, ValueError, KeyError):
             return None
 

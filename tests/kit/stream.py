@@ -19,6 +19,8 @@ from typing import Any
 import httpx
 from httpx_sse import SSEError, connect_sse
 
+from . import http
+
 
 @dataclass(frozen=True)
 class Event:
@@ -50,7 +52,7 @@ class Stream:
         self.events: queue.Queue[Event | None] = queue.Queue()
         self.status: int | None = None
         self.response_headers: httpx.Headers | None = None
-        self._client = httpx.Client(timeout=httpx.Timeout(5, read=None))
+        self._client = http.Client(timeout=httpx.Timeout(5, read=None))
         self._response: httpx.Response | None = None
         self._opened = threading.Event()
         self._closed = threading.Event()

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from ..kit import wait_for
+from ..kit import http, wait_for
 
 pytestmark = pytest.mark.skipif(
     os.environ.get("SOCLOVER_TEST_WHEEL") != "1",
@@ -138,7 +138,7 @@ def server(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
         def health() -> object:
             assert process.poll() is None, f"soclover exited:\n{log.read_text()[-3000:]}"
             try:
-                return httpx.get(f"{url}/healthz", timeout=1).json()
+                return http.get(f"{url}/healthz", timeout=1).json()
             except (httpx.HTTPError, ValueError):
                 return None
 
@@ -158,7 +158,7 @@ def server(venv: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str
 def test_the_installed_program_serves_a_game_its_pages_and_its_static_files(server: str) -> None:
     def post(path: str, body: dict[str, object], token: str | None = None) -> httpx.Response:
         headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return httpx.post(f"{server}{path}", json=body, headers=headers, timeout=10)
+        return http.post(f"{server}{path}", json=body, headers=headers, timeout=10)
 
     created = post("/api/rooms", {"name": "Ada"})
     assert created.status_code == 201, created.text
@@ -171,7 +171,7 @@ def test_the_installed_program_serves_a_game_its_pages_and_its_static_files(serv
     started = post(f"/api/rooms/{code}/actions", {"type": "start"}, token)
     assert started.status_code == 200, started.text
 
-    room = httpx.get(
+    room = http.get(
         f"{server}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"}, timeout=10
     ).json()
     assert room["phase"] == "clues"
@@ -180,21 +180,21 @@ def test_the_installed_program_serves_a_game_its_pages_and_its_static_files(serv
     assert len(clover["cards"]) == 4
     assert all(len(card["words"]) == 4 for card in clover["cards"])
 
-    home = httpx.get(f"{server}/", timeout=10)
+    home = http.get(f"{server}/", timeout=10)
     assert home.status_code == 200
     assert home.headers["content-type"].startswith("text/html")
     assert "So Clover!" in home.text
     # The catalogs came along: the French and Chinese interfaces.
     for language, said in (("fr", "Créer un salon"), ("zh", "创建房间")):
-        translated = httpx.get(f"{server}/", headers={"Accept-Language": language}, timeout=10)
+        translated = http.get(f"{server}/", headers={"Accept-Language": language}, timeout=10)
         assert f'<html lang="{language}' in translated.text, language
         assert said in translated.text and "Create a room" not in translated.text, language
     for name in ("table.css", "vendor/htmx-2.0.11.min.js"):
-        served = httpx.get(f"{server}/static/{name}", timeout=10)
+        served = http.get(f"{server}/static/{name}", timeout=10)
         assert served.status_code == 200, name
         assert served.content == (ROOT / "static" / name).read_bytes()
 
-    page = httpx.get(f"{server}/r/{code}", cookies={f"soclover_{code}": token}, timeout=10)
+    page = http.get(f"{server}/r/{code}", cookies={f"soclover_{code}": token}, timeout=10)
     assert page.status_code == 200
     assert f"Room {code}" in page.text
     assert f'action="/r/{code}/join"' not in page.text  # a seat at the table, not its door

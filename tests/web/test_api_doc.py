@@ -8,7 +8,7 @@ from pathlib import Path
 
 from app.web.schemas import ActionIn
 
-from ..kit import ROOT
+from ..kit import ROOT, http
 
 API_DOC = ROOT / "docs" / "api.md"
 
@@ -37,9 +37,8 @@ def test_the_documented_action_types_are_the_ones_the_server_accepts() -> None:
 
 
 def test_every_documented_endpoint_is_served(api: str) -> None:
-    import httpx
 
-    schema = httpx.get(f"{api}/openapi.json").json()["paths"]
+    schema = http.get(f"{api}/openapi.json").json()["paths"]
     doc = API_DOC.read_text(encoding="utf-8")
     documented = set(re.findall(r"\| `(GET|POST|DELETE) (/[^ `?]*)", doc)) - {("GET", "/healthz")}
     # the table was read at all: the endpoints every client uses are among those found

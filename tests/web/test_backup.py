@@ -17,10 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 
-from ..kit import POSTGRES, Player, Server, table, wait_for
+from ..kit import POSTGRES, Player, Server, http, table, wait_for
 
 pytestmark = pytest.mark.skipif(
     bool(POSTGRES), reason="an SQLite backup; pg_dump does PostgreSQL's"
@@ -54,12 +53,12 @@ class Chatter(threading.Thread):
 
     def run(self) -> None:
         p = self.player
-        with httpx.Client(timeout=20) as http:
+        with http.Client(timeout=20) as client:
             n = 0
             while not self.stop.is_set():
                 text = f"{p.code} seat {p.seat} line {n}"
                 sent = time.monotonic()
-                r = http.post(
+                r = client.post(
                     f"{p.base}/api/rooms/{p.code}/actions",
                     json={"type": "say", "text": text},
                     headers=p.headers,

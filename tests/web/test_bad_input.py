@@ -25,6 +25,7 @@ from ..kit import (
     Stream,
     assert_error,
     create,
+    http,
     join,
     public,
     room_when,
@@ -36,7 +37,7 @@ from ..kit import (
 ACTION_TYPES = sorted(REQUESTS)
 """Every action a player may send, from the actions' own declarations."""
 JSON = {"content-type": "application/json"}
-http = httpx.Client(timeout=10)
+http = http.Client(timeout=10)
 """One client for the module: a new client per request costs more than the request."""
 
 

@@ -7,13 +7,13 @@ import json
 import time
 from collections.abc import Callable
 
-import httpx
-
 from app.web.deps import cookie_name
 from tests.kit.players import Player, create, join, table, table_of
 from tests.kit.presence import QUICK, gone_quiet, present
 from tests.kit.stream import NoEvent, Stream
 from tests.kit.waiting import wait_for
+
+from ..kit import http
 
 FAST = {"SOCLOVER_BOT_PACE": "0.01"}
 """Bots at a hundredth of a person's pace: a game in seconds."""
@@ -45,7 +45,7 @@ def test_the_host_seats_bots_with_names_of_their_own_and_removes_them(make_serve
     assert len(state["players"]) == 6
     ada.refused(409, "room_full", "add_bot")
     # a device cannot ask for a bot's seat
-    r = httpx.post(f"{api}/api/rooms/{ada.code}/claim", json={"seat": 1})
+    r = http.post(f"{api}/api/rooms/{ada.code}/claim", json={"seat": 1})
     assert r.status_code in (404, 405, 422) or r.json()["error"]["code"] == "bad_seat"
 
 
@@ -69,7 +69,7 @@ def test_without_bots_the_lobby_says_why_and_nothing_changes(make_server) -> Non
     before = table_of(api, ada.code)
     ada.refused(409, "bots_unavailable", "add_bot")
     assert table_of(api, ada.code) == before
-    page = httpx.get(f"{api}/r/{ada.code}", cookies={cookie_name(ada.code): ada.token})
+    page = http.get(f"{api}/r/{ada.code}", cookies={cookie_name(ada.code): ada.token})
     assert "Bots are not installed on this server." in page.text
     assert 'name="type" value="add_bot"' in page.text
 
@@ -111,7 +111,7 @@ def test_one_person_and_two_bots_play_a_whole_game_to_the_record(make_server) ->
         assert all(clues)
     assert len(state["results"]) == 3
     assert 0 <= state["total"] <= 18
-    legends = httpx.get(f"{api}/api/legends", params={"players": 3}).json()["legends"]
+    legends = http.get(f"{api}/api/legends", params={"players": 3}).json()["legends"]
     assert [legend["players"] for legend in legends] == [
         ["Ada", *[p["name"] for p in state["players"][1:]]]
     ]
@@ -146,7 +146,7 @@ def test_a_person_s_stream_in_a_game_with_bots_carries_nothing_hidden(make_serve
         except NoEvent:
             break
     stream.close()
-    history = httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=ada.headers).json()
+    history = http.get(f"{api}/api/rooms/{ada.code}/history", headers=ada.headers).json()
     words = {
         clover["spectator"]: {
             w for card in clover["solution"] + clover["decoys"] for w in card["words"]

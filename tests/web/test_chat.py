@@ -6,10 +6,9 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
-from ..kit import Server, Stream, create, join, public, running, table
+from ..kit import Server, Stream, create, http, join, public, running, table
 
 LONG = "🍀" * 300  # 300 characters, 1,200 bytes of UTF-8
 
@@ -42,7 +41,7 @@ def test_a_seat_may_send_a_burst_then_is_told_to_slow_down(make_server) -> None:
         "my turn",
     ]
     # through the page's chat form too, as a message for the flash area
-    r = httpx.post(
+    r = http.post(
         f"{api}/r/{ada.code}/act",
         data={"type": "say", "text": "from the page"},
         headers={"Origin": api, "HX-Request": "true", "Cookie": f"soclover_{ada.code}={ada.token}"},
@@ -55,7 +54,7 @@ def test_with_a_full_chat_answers_and_events_stay_small(api: str) -> None:
     ada, bea, cy = table(api, 3)
     for i in range(200):
         (ada, bea, cy)[i % 3].act("say", text=LONG)
-    room = httpx.get(f"{api}/api/rooms/{ada.code}", headers=ada.headers)
+    room = http.get(f"{api}/api/rooms/{ada.code}", headers=ada.headers)
     assert len(room.json()["chat"]) == 200 and room.json()["chat_after"] is None
     assert len(room.content) > 200 * 1200  # the first read carries the whole recent chat
 

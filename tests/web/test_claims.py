@@ -16,6 +16,7 @@ from ..kit import (
     assert_error,
     clues_for,
     gone_quiet,
+    http,
     present,
     spectator_of,
     start_and_write_clues,
@@ -26,7 +27,7 @@ from ..kit import (
 
 
 def ask(api: str, code: str, seat: int) -> httpx.Response:
-    return httpx.post(f"{api}/api/rooms/{code}/claims", json={"seat": seat})
+    return http.post(f"{api}/api/rooms/{code}/claims", json={"seat": seat})
 
 
 def claimed(api: str, code: str, seat: int) -> dict[str, Any]:
@@ -38,7 +39,7 @@ def claimed(api: str, code: str, seat: int) -> dict[str, Any]:
 
 
 def status(api: str, code: str, claim: dict[str, Any]) -> str:
-    r = httpx.get(
+    r = http.get(
         f"{api}/api/rooms/{code}/claims/{claim['claim']}",
         headers={"Authorization": f"Bearer {claim['token']}"},
     )
@@ -66,7 +67,7 @@ def test_a_lost_seat_is_claimed_from_a_new_device_and_the_game_goes_on_there(
         claim = claimed(api, ada.code, 1)
         # Every seated player sees the request; a device without a seat does not.
         assert [c["name"] for c in ada.state()["claims"]] == ["Bea"]
-        assert httpx.get(f"{api}/api/rooms/{ada.code}").json()["claims"] == []
+        assert http.get(f"{api}/api/rooms/{ada.code}").json()["claims"] == []
         assert ada.state()["can"]["allow"] == [claim["claim"]]
         assert status(api, ada.code, claim) == "pending"
         # Not a seat yet.
@@ -132,12 +133,12 @@ def test_the_host_may_keep_the_answer_and_a_claim_may_be_withdrawn(api: str) -> 
     assert_error(ada.post("claims_by", who="nobody"), 422, code="bad_choice")
     ada.act("claims_by", who="host")
     claim = claimed(api, ada.code, 2)  # in the lobby too
-    r = httpx.delete(
+    r = http.delete(
         f"{api}/api/rooms/{ada.code}/claims/{claim['claim']}",
         headers={"Authorization": "Bearer not-the-token"},
     )
     assert_error(r, 404, code="claim_not_found")
-    r = httpx.delete(
+    r = http.delete(
         f"{api}/api/rooms/{ada.code}/claims/{claim['claim']}",
         headers={"Authorization": f"Bearer {claim['token']}"},
     )
@@ -177,7 +178,7 @@ def ask_from(
     sent = {"User-Agent": agent, **{k.replace("_", "-"): v for k, v in headers.items()}}
     if token is not None:
         sent["Authorization"] = f"Bearer {token}"
-    return httpx.post(f"{api}/api/rooms/{code}/claims", json={"seat": seat}, headers=sent)
+    return http.post(f"{api}/api/rooms/{code}/claims", json={"seat": seat}, headers=sent)
 
 
 def claim_cookie(code: str, claim: dict[str, Any]) -> dict[str, str]:
@@ -188,7 +189,7 @@ def claim_cookie(code: str, claim: dict[str, Any]) -> dict[str, str]:
 def page_of(player: Player) -> str:
     """The room page as the player's own browser reads it (their seat cookie)."""
     cookie = {"Cookie": f"soclover_{player.code}={player.token}"}
-    r = httpx.get(f"{player.base}/r/{player.code}", headers=cookie)
+    r = http.get(f"{player.base}/r/{player.code}", headers=cookie)
     assert r.status_code == 200, r.text
     return r.text
 
@@ -240,14 +241,14 @@ def test_a_guesser_cannot_take_the_spectators_seat_from_a_second_device(
         )
         assert_error(own, 403, code="own_request")
         # The claimant reads that it waits, and the second device sees no solution.
-        r = httpx.get(
+        r = http.get(
             f"{api}/api/rooms/{code}/claims/{claim['claim']}",
             headers={"Authorization": f"Bearer {claim['token']}"},
         )
         assert r.json()["status"] == "pending" and r.json()["waits"] is True
-        waiting = httpx.get(f"{api}/r/{code}/claim", headers=claim_cookie(code, claim)).text
+        waiting = http.get(f"{api}/r/{code}/claim", headers=claim_cookie(code, claim)).text
         assert "is the Spectator now" in waiting and "Your request waits until then" in waiting
-        second = httpx.get(
+        second = http.get(
             f"{api}/api/rooms/{code}", headers={"Authorization": f"Bearer {claim['token']}"}
         ).json()
         assert second["you"] is None and second["resolution"]["solution"] is None

@@ -14,6 +14,7 @@ from ..kit import (
     Player,
     Server,
     create,
+    http,
     join,
     solution,
     start_and_write_clues,
@@ -68,32 +69,32 @@ def finish(players: list[Player]) -> None:
 def test_an_unknown_code_says_so_and_offers_the_code_again_to_put_right(api: str) -> None:
     for code in ("ZZZZZ2", "zzzzz2", "not a code!"):
         page = next_steps(
-            httpx.get(f"{api}/r/{code}"), 404, "No room here opens with that code", "closed"
+            http.get(f"{api}/r/{code}"), 404, "No room here opens with that code", "closed"
         )
         assert code_offered(page) == code[:12]
     # The join form on it goes where the home page's does.
     host = create(api, "Ada")
-    r = httpx.post(f"{api}/join", data={"code": host.code.lower()})
+    r = http.post(f"{api}/join", data={"code": host.code.lower()})
     assert r.status_code == 303 and r.headers["location"] == f"/r/{host.code}"
 
 
 def test_the_history_of_a_room_without_a_seat_there_is_the_same_dead_end(api: str) -> None:
     host = create(api, "Ada")
-    next_steps(httpx.get(f"{api}/r/{host.code}/history"), 404, "No room")
+    next_steps(http.get(f"{api}/r/{host.code}/history"), 404, "No room")
 
 
 def test_a_dead_seat_link_says_why_and_offers_its_room_by_code(api: str) -> None:
     host = create(api, "Ada")
-    r = httpx.get(f"{api}/r/{host.code}/seat/not-a-token")
+    r = http.get(f"{api}/r/{host.code}/seat/not-a-token")
     page = next_steps(r, 410, "This seat link no longer works", "join with its code")
     assert code_offered(page) == host.code
-    r = httpx.post(f"{api}/r/{host.code}/seat", data={"token": "nope"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{host.code}/seat", data={"token": "nope"}, headers={"Origin": api})
     next_steps(r, 410, "This seat link no longer works")
 
 
 def test_the_seat_link_landing_page_offers_a_way_on_without_its_secret(api: str) -> None:
     host = create(api, "Ada")
-    r = httpx.get(f"{api}/r/{host.code}/seat")
+    r = http.get(f"{api}/r/{host.code}/seat")
     assert r.status_code == 200
     assert 'href="/">Home</a>' in r.text and 'action="/join"' in r.text
     # the seat is the step to take here: nothing else is drawn as the thing to do
@@ -103,16 +104,16 @@ def test_the_seat_link_landing_page_offers_a_way_on_without_its_secret(api: str)
 def test_error_pages_offer_the_way_on(make_server: Callable[..., Server]) -> None:
     server = make_server(SOCLOVER_LOOKUP_RATE_PER_MINUTE="2")
     api = server.url
-    next_steps(httpx.get(f"{api}/no/such/page"), 404, "No such page")
+    next_steps(http.get(f"{api}/no/such/page"), 404, "No such page")
     host = create(api, "Ada")
-    pages = [httpx.get(f"{api}/r/{host.code}") for _ in range(4)]
+    pages = [http.get(f"{api}/r/{host.code}") for _ in range(4)]
     assert pages[0].status_code == 200
     next_steps(pages[-1], 429, "Too many tries from here")
 
 
 def test_a_lobby_with_room_offers_a_seat_first(api: str) -> None:
     host = create(api, "Ada")
-    page = next_steps(httpx.get(f"{api}/r/{host.code}"), 200, "Ada is waiting at this table")
+    page = next_steps(http.get(f"{api}/r/{host.code}"), 200, "Ada is waiting at this table")
     assert 'action="/r/' + host.code + '/join"' in page
     # taking a seat is the thing to do here; the way elsewhere is there, not drawn first
     assert '<button class="primary" type="submit">Take a seat</button>' in page
@@ -121,7 +122,7 @@ def test_a_lobby_with_room_offers_a_seat_first(api: str) -> None:
 
 def test_a_full_lobby_says_so_and_offers_a_room_of_ones_own(api: str) -> None:
     players = table(api, 6)
-    page = next_steps(httpx.get(f"{api}/r/{players[0].code}"), 200, "This table is full: 6 players")
+    page = next_steps(http.get(f"{api}/r/{players[0].code}"), 200, "This table is full: 6 players")
     assert 'class="button primary" href="/#create-title"' in page
     # no seat to take: the one name asked for is a watcher's
     assert f'action="/r/{players[0].code}/join"' not in page
@@ -131,7 +132,7 @@ def test_a_full_lobby_says_so_and_offers_a_room_of_ones_own(api: str) -> None:
 def test_a_game_under_way_says_what_is_happening(api: str) -> None:
     players = table(api, 3)
     players[0].act("start")
-    r = httpx.get(f"{api}/r/{players[0].code}")
+    r = http.get(f"{api}/r/{players[0].code}")
     page = next_steps(r, 200, "A game is being played in this room, by Ada, Bea, Cy", "lobby")
     # no seat to take now; the game may be watched
     assert f'action="/r/{players[0].code}/join"' not in page
@@ -142,11 +143,11 @@ def test_a_finished_game_reads_as_over(api: str) -> None:
     players = table(api, 3)
     finish(players)
     total = players[0].state()["total"]
-    r = httpx.get(f"{api}/r/{players[0].code}")
+    r = http.get(f"{api}/r/{players[0].code}")
     next_steps(r, 200, f"The game in this room is over: Ada, Bea, Cy scored {total} of 18")
     # A newcomer may sit down once its players play again.
     players[1].act("again")
-    page = next_steps(httpx.get(f"{api}/r/{players[0].code}"), 200, "are waiting at this table")
+    page = next_steps(http.get(f"{api}/r/{players[0].code}"), 200, "are waiting at this table")
     assert 'id="join-name"' in page
 
 
@@ -155,7 +156,7 @@ def test_a_player_who_left_the_lobby_finds_the_way_back(api: str) -> None:
     bea = join(api, host.code, "Bea")
     bea.act("leave")
     # Their cookie seats nobody now: the room's page offers the seat again.
-    page = next_steps(httpx.get(f"{api}/r/{bea.code}", headers=seated(bea)), 200, "waiting")
+    page = next_steps(http.get(f"{api}/r/{bea.code}", headers=seated(bea)), 200, "waiting")
     assert 'id="join-name"' in page
 
 
@@ -167,14 +168,14 @@ def test_an_expired_room_reads_as_closed(make_server: Callable[..., Server]) -> 
     api = server.url
     host = create(api, "Ada")
     r = wait_for(
-        lambda: httpx.get(f"{api}/api/rooms/{host.code}"),
+        lambda: http.get(f"{api}/api/rooms/{host.code}"),
         lambda r: r.status_code == 404,
         what="the idle room closed",
     )
     assert r.status_code == 404
     # Its player comes back with the room's cookie and finds why it is gone, and a way on.
     page = next_steps(
-        httpx.get(f"{api}/r/{host.code}", headers=seated(host)),
+        http.get(f"{api}/r/{host.code}", headers=seated(host)),
         404,
         f"No room “{host.code}”",
         "a room nobody uses for a week is closed",

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 
-from ..kit import Player, Server, assert_error, join
+from ..kit import Player, Server, assert_error, http, join
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +20,7 @@ SMALL_CAPITALS = dict(zip("abcdefghijklmnopqrstuvwyz", "ᴀʙᴄᴅᴇꜰɢʜɪ�
 
 
 def started_in(api: str, language: str) -> Player:
-    r = httpx.post(f"{api}/api/rooms", json={"name": "Ada", "language": language})
+    r = http.post(f"{api}/api/rooms", json={"name": "Ada", "language": language})
     assert r.status_code == 201, r.text
     body = r.json()
     ada = Player(api, body["code"], body["token"], body["seat"], "Ada")

@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..kit import Event, Player, Server, Stream, public, table
+from ..kit import Event, Player, Server, Stream, http, public, table
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,7 @@ def a_keyword(player: Player) -> str:
 
 def seated(player: Player) -> httpx.Client:
     """A browser of this seat: its cookie, and Origin on its posts like a form's."""
-    client = httpx.Client(base_url=player.base, headers={"Origin": player.base}, timeout=10)
+    client = http.Client(base_url=player.base, headers={"Origin": player.base}, timeout=10)
     client.cookies.set(f"soclover_{player.code}", player.token)
     return client
 
@@ -86,7 +86,7 @@ def test_a_draft_is_refused_for_what_any_clues_would_be(api: str) -> None:
     bea.act("done")
     bea.refused(409, "already_done", "clues", clues=["Qzz", None, None, None], draft=True)
     assert leaves(bea.state()) == ["Qza", "Qzb", "Qzc", "Qzd"]
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{bea.code}/actions",
         json={"type": "clues", "clues": ["Qza", None, None, None], "draft": True},
     )

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
 
-import httpx
-
-from ..kit import solution, spectator_of, start_and_write_clues, table
+from ..kit import http, solution, spectator_of, start_and_write_clues, table
 
 
 def test_kill_9_then_restart_gives_exactly_the_last_acknowledged_state(make_server):
@@ -47,14 +45,16 @@ def test_conflicting_moves_at_once_leave_a_consistent_board(make_server):
         p = team[i % len(team)]
         card = cards[(i * 7) % len(cards)]
         kind = i % 3
-        with httpx.Client(timeout=20) as http:
+        with http.Client(timeout=20) as client:
             if kind == 0:
                 body = {"type": "place", "card": card, "spot": i % 4, "rotation": i % 4}
             elif kind == 1:
                 body = {"type": "remove", "spot": (i * 3) % 4}
             else:
                 body = {"type": "rotate", "spot": i % 4, "turns": 1}
-            r = http.post(f"{server.url}/api/rooms/{p.code}/actions", json=body, headers=p.headers)
+            r = client.post(
+                f"{server.url}/api/rooms/{p.code}/actions", json=body, headers=p.headers
+            )
         assert r.status_code in (200, 409), r.text
         return r.status_code
 

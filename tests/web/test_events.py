@@ -12,6 +12,7 @@ from ..kit import (
     Server,
     Stream,
     assert_error,
+    http,
     room_when,
     solution,
     spectator_of,
@@ -149,7 +150,7 @@ def test_an_open_stream_is_presence(make_server):
 
 
 def test_an_unknown_room_is_404_before_any_stream(api):
-    r = httpx.get(f"{api}/api/rooms/ZZZZZZ/events")
+    r = http.get(f"{api}/api/rooms/ZZZZZZ/events")
     assert_error(r, 404, code="room_not_found")
 
 
@@ -160,7 +161,7 @@ def test_streams_end_cleanly_and_at_once_when_the_server_stops(make_server):
     host = table(server.url, 1)[0]
     url = f"{server.url}/api/rooms/{host.code}/events"
     with (
-        httpx.Client(timeout=httpx.Timeout(5, read=10)) as client,
+        http.Client(timeout=httpx.Timeout(5, read=10)) as client,
         client.stream("GET", url, headers=host.headers) as response,
     ):
         chunks = response.iter_raw()

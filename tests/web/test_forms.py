@@ -18,6 +18,7 @@ from ..kit import (
     Player,
     Server,
     create,
+    http,
     join,
     public,
     running,
@@ -44,7 +45,7 @@ def api(shared: Server) -> str:
 
 def browser(api: str) -> httpx.Client:
     """A cookie-keeping client that sends Origin like a browser's form post."""
-    return httpx.Client(base_url=api, headers={"Origin": api}, timeout=10)
+    return http.Client(base_url=api, headers={"Origin": api}, timeout=10)
 
 
 def refused_page(r: httpx.Response, status: int, message: str) -> str:
@@ -91,7 +92,7 @@ def test_a_refused_create_shows_the_form_again_with_what_was_typed(
 def test_a_create_posted_by_another_site_is_a_403_page(api: str) -> None:
     """Refused before the form is read (every post route's first check), so the page
     says why without the form: no one typed it on our pages."""
-    r = httpx.post(f"{api}/rooms", data={"name": "Ada"}, headers={"Origin": "https://evil.example"})
+    r = http.post(f"{api}/rooms", data={"name": "Ada"}, headers={"Origin": "https://evil.example"})
     refused_page(r, 403, "That request came from another site.")
     assert "set-cookie" not in r.headers
 
@@ -114,7 +115,7 @@ def test_the_eleventh_create_in_a_minute_is_a_429_page(make_server) -> None:  # 
 def test_joining_by_a_code_that_opens_no_room_shows_the_home_form_again(
     api: str, code: str
 ) -> None:
-    r = httpx.post(f"{api}/join", data={"code": code}, headers={"Origin": api})
+    r = http.post(f"{api}/join", data={"code": code}, headers={"Origin": api})
     page = refused_page(r, 404, "There is no room with that code")
     assert shown_value(page, "join-code") == code
 
@@ -124,7 +125,7 @@ def test_joining_by_a_code_that_opens_a_room_goes_to_its_page(api: str) -> None:
     c = host.code
     # As it is typed: in small letters, with spaces around, in groups as read out.
     for typed in (f" {c.lower()} ", f"{c[:3]} {c[3:]}", f"{c[:3]}-{c[3:].lower()}"):
-        r = httpx.post(f"{api}/join", data={"code": typed}, headers={"Origin": api})
+        r = http.post(f"{api}/join", data={"code": typed}, headers={"Origin": api})
         assert r.status_code == 303 and r.headers["location"] == f"/r/{c}", typed
 
 
@@ -158,17 +159,17 @@ def test_a_refused_seat_shows_the_join_form_again(
 def test_a_seat_in_a_started_or_full_room_is_refused_with_a_page(api: str) -> None:
     started = table(api, 3)
     start_and_write_clues(started)
-    r = httpx.post(f"{api}/r/{started[0].code}/join", data={"name": "Zed"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{started[0].code}/join", data={"name": "Zed"}, headers={"Origin": api})
     refused_page(r, 409, "This game has already started.")
     full = table(api, 6)
-    r = httpx.post(f"{api}/r/{full[0].code}/join", data={"name": "Zed"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{full[0].code}/join", data={"name": "Zed"}, headers={"Origin": api})
     refused_page(r, 409, "This room already has six players.")
     assert len(public(api, full[0].code)["players"]) == 6
 
 
 def test_a_seat_posted_by_another_site_or_to_no_room_is_refused_with_a_page(api: str) -> None:
     host = create(api, "Ada")
-    r = httpx.post(
+    r = http.post(
         f"{api}/r/{host.code}/join",
         data={"name": "Bea"},
         headers={"Origin": "https://evil.example"},
@@ -176,7 +177,7 @@ def test_a_seat_posted_by_another_site_or_to_no_room_is_refused_with_a_page(api:
     refused_page(r, 403, "That request came from another site.")
     assert "set-cookie" not in r.headers
     assert len(public(api, host.code)["players"]) == 1
-    r = httpx.post(f"{api}/r/ZZZZZZ/join", data={"name": "Bea"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/ZZZZZZ/join", data={"name": "Bea"}, headers={"Origin": api})
     refused_page(r, 404, "No room")
 
 
@@ -184,13 +185,13 @@ def test_seats_taken_too_fast_are_a_429_page(make_server) -> None:  # type: igno
     api = make_server(SOCLOVER_JOIN_RATE_PER_MINUTE="2").url
     host = create(api, "Ada")
     for name in ("Bea", "Cy"):
-        r = httpx.post(f"{api}/r/{host.code}/join", data={"name": name}, headers={"Origin": api})
+        r = http.post(f"{api}/r/{host.code}/join", data={"name": name}, headers={"Origin": api})
         assert r.status_code == 303
-    r = httpx.post(f"{api}/r/{host.code}/join", data={"name": "Dot"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{host.code}/join", data={"name": "Dot"}, headers={"Origin": api})
     page = refused_page(r, 429, "Too many tries from here")
     # Said before the room is read: the same page for a code that opens no room, so that
     # past the limit nothing tells a room from no room.
-    r = httpx.post(f"{api}/r/ZZZZZZ/join", data={"name": "Dot"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/ZZZZZZ/join", data={"name": "Dot"}, headers={"Origin": api})
     assert refused_page(r, 429, "Too many tries from here") == page.replace(host.code, "ZZZZZZ")
     assert [p["name"] for p in public(api, host.code)["players"]] == ["Ada", "Bea", "Cy"]
 
@@ -250,7 +251,7 @@ def test_a_refused_htmx_action_answers_a_message_for_the_flash_area(api: str) ->
             headers={**hx, "Origin": "https://evil.example"},
         )
         assert r.status_code == 403 and "another site" in r.text
-    r = httpx.post(f"{api}/r/{players[1].code}/act", data={"type": "say", "text": "hi"}, headers=hx)
+    r = http.post(f"{api}/r/{players[1].code}/act", data={"type": "say", "text": "hi"}, headers=hx)
     assert r.status_code == 401 and "no seat" in r.text
 
 
@@ -275,4 +276,4 @@ def test_leaving_ends_on_the_home_page_which_names_the_room(api: str) -> None:
         r = client.post(f"/r/{cy.code}/act", data={"type": "leave"})
         assert r.status_code == 303 and r.headers["location"] == f"/?left={cy.code}"
     # an odd ?left= is ignored, never echoed
-    assert "You left" not in httpx.get(f"{api}/?left=<script>").text
+    assert "You left" not in http.get(f"{api}/?left=<script>").text

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import httpx
 import pytest
 
 from ..kit import (
@@ -10,6 +9,7 @@ from ..kit import (
     Server,
     assert_error,
     clues_for,
+    http,
     join,
     solution,
     spectator_of,
@@ -92,7 +92,7 @@ def test_a_three_player_game_of_perfect_first_tries(api):
     assert state["phase"] == "finished"
     assert (state["total"], state["max"]) == (18, 18)
     assert [r["score"] for r in state["results"]] == [6, 6, 6]
-    legends = httpx.get(f"{api}/api/legends", params={"players": 3}).json()["legends"]
+    legends = http.get(f"{api}/api/legends", params={"players": 3}).json()["legends"]
     assert legends[0]["score"] == 18 and "room" not in legends[0]  # a code opens its room
     assert legends[0]["players"] == ["Ada", "Bea", "Cy"]
     assert players[1].state()["best"]["score"] == 18
@@ -110,7 +110,7 @@ def test_a_four_player_game_scoring_6_3_6_2(api):
     assert state["phase"] == "finished"
     assert [r["score"] for r in state["results"]] == [6, 3, 6, 2]
     assert (state["total"], state["max"]) == (17, 24)
-    legends = httpx.get(
+    legends = http.get(
         f"{api}/api/legends", params={"room": players[0].code}, headers=players[2].headers
     ).json()
     assert [(g["score"], g["max"], g["player_count"], g["decoys"]) for g in legends["legends"]] == [
@@ -191,12 +191,12 @@ def test_lobby_rules_over_http(api):
     players[0].refused(409, "not_enough_players", "start")
     players[0].refused(422, "bad_decoys", "settings", decoys=9)
     assert players[0].act("settings", decoys=3)["decoys"] == 3
-    r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "ada"})
+    r = http.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "ada"})
     assert_error(r, 422, code="name_taken")
-    r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": " " * 3})
+    r = http.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": " " * 3})
     assert_error(r, 422)
     more = [join(api, players[0].code, n) for n in ["Cy", "Dot", "Eve", "Flo"]]
-    r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Gil"})
+    r = http.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Gil"})
     assert_error(r, 409, code="room_full")
     # the host leaves: hosting passes to the next seat
     state = players[0].act("leave")
@@ -209,25 +209,25 @@ def test_lobby_rules_over_http(api):
 def test_joining_a_started_game_is_refused(api):
     players = table(api, 3)
     players[0].act("start")
-    r = httpx.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Late"})
+    r = http.post(f"{api}/api/rooms/{players[0].code}/join", json={"name": "Late"})
     assert_error(r, 409, code="game_started")
 
 
 def test_codes_are_case_insensitive_and_tokens_belong_to_one_room(api):
     a = table(api, 1)[0]
     b = table(api, 1)[0]
-    lower = httpx.get(f"{api}/api/rooms/{a.code.lower()}", headers=a.headers).json()
+    lower = http.get(f"{api}/api/rooms/{a.code.lower()}", headers=a.headers).json()
     assert lower["you"]["seat"] == 0
-    other = httpx.get(f"{api}/api/rooms/{b.code}", headers=a.headers).json()
+    other = http.get(f"{api}/api/rooms/{b.code}", headers=a.headers).json()
     assert other["you"] is None  # a token of another room is no seat here
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{b.code}/actions",
         json={"type": "settings", "decoys": 2},
         headers=a.headers,
     )
     assert_error(r, 401, code="not_seated")
-    assert_error(httpx.get(f"{api}/api/rooms/ZZZZZZZ"), 404)
-    assert_error(httpx.get(f"{api}/api/rooms/O0O0O"), 404)
+    assert_error(http.get(f"{api}/api/rooms/ZZZZZZZ"), 404)
+    assert_error(http.get(f"{api}/api/rooms/O0O0O"), 404)
 
 
 def test_clue_rejections_and_warnings(api):

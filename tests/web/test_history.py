@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from ..kit import (
@@ -20,6 +19,7 @@ from ..kit import (
     assert_error,
     clues_for,
     create,
+    http,
     running,
     solution,
     spectator_of,
@@ -51,7 +51,7 @@ def history(player: Player) -> dict[str, Any]:
 
 
 def public_history(api: str, code: str) -> dict[str, Any]:
-    r = httpx.get(f"{api}/api/rooms/{code}/history")
+    r = http.get(f"{api}/api/rooms/{code}/history")
     assert r.status_code == 200, r.text
     return r.json()
 
@@ -194,8 +194,8 @@ def test_the_history_is_read_exactly_like_the_room(api: str) -> None:
         (code.lower(), players[1].headers),
     ]
     for asked, headers in asks:
-        room = httpx.get(f"{api}/api/rooms/{asked}", headers=headers)
-        told = httpx.get(f"{api}/api/rooms/{asked}/history", headers=headers)
+        room = http.get(f"{api}/api/rooms/{asked}", headers=headers)
+        told = http.get(f"{api}/api/rooms/{asked}/history", headers=headers)
         assert told.status_code == room.status_code, (asked, headers, told.text)
         if room.status_code == 200:
             assert told.json()["code"] == room.json()["code"] == code
@@ -210,14 +210,14 @@ def test_reading_the_history_without_a_seat_counts_as_a_lookup(
     api = make_server(SOCLOVER_LOOKUP_RATE_PER_MINUTE="3").url
     host = create(api, "Ada")
     assert [
-        httpx.get(f"{api}/api/rooms/{host.code}/history").status_code,
-        httpx.get(f"{api}/api/rooms/ZZZZZZ/history").status_code,
-        httpx.get(f"{api}/api/rooms/{host.code}").status_code,
+        http.get(f"{api}/api/rooms/{host.code}/history").status_code,
+        http.get(f"{api}/api/rooms/ZZZZZZ/history").status_code,
+        http.get(f"{api}/api/rooms/{host.code}").status_code,
     ] == [200, 404, 200]
-    assert_error(httpx.get(f"{api}/api/rooms/{host.code}/history"), 429, code="rate_limited")
-    assert_error(httpx.get(f"{api}/api/rooms/{host.code}"), 429, code="rate_limited")
+    assert_error(http.get(f"{api}/api/rooms/{host.code}/history"), 429, code="rate_limited")
+    assert_error(http.get(f"{api}/api/rooms/{host.code}"), 429, code="rate_limited")
     for _ in range(5):  # the room's own players are never limited
-        assert httpx.get(f"{api}/api/rooms/{host.code}/history", headers=host.headers).is_success
+        assert http.get(f"{api}/api/rooms/{host.code}/history", headers=host.headers).is_success
 
 
 def test_the_history_survives_a_restart(make_server: Callable[..., Server]) -> None:
@@ -238,16 +238,16 @@ def test_the_history_survives_a_restart(make_server: Callable[..., Server]) -> N
 def test_the_history_page_shows_the_recap_to_players_only(api: str) -> None:
     players = table(api, 3)
     code = players[0].code
-    page = httpx.get(f"{api}/r/{code}/history", headers=cookie(players[1]))
+    page = http.get(f"{api}/r/{code}/history", headers=cookie(players[1]))
     assert page.status_code == 200 and "No clover has been checked yet" in page.text
     start_and_write_clues(players)
     spectator = spectator_of(players)
     truth = first_try(players, 1)
-    page = httpx.get(f"{api}/r/{code}/history", headers=cookie(players[0])).text
+    page = http.get(f"{api}/r/{code}/history", headers=cookie(players[0])).text
     assert not any(clue in page for clue in clues_for(spectator.seat))
     assert not any(p["card"] in page for p in truth)
     second_try(players, truth, 2)
-    r = httpx.get(f"{api}/r/{code}/history", headers=cookie(players[2]))
+    r = http.get(f"{api}/r/{code}/history", headers=cookie(players[2]))
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     page = r.text
     assert f'href="/r/{code}"' in page  # back to the room
@@ -262,7 +262,7 @@ def test_the_history_page_shows_the_recap_to_players_only(api: str) -> None:
     assert not re.search(r"\s(on[a-z]+|style)=", page)
     # without a seat here: the page of no room at all, as for an unknown code
     for headers in ({}, cookie(create(api, "Zed")), {"Cookie": f"soclover_{code}=nope"}):
-        r = httpx.get(f"{api}/r/{code}/history", headers=headers)
+        r = http.get(f"{api}/r/{code}/history", headers=headers)
         assert r.status_code == 404 and "No room" in r.text
         assert spectator.name not in r.text
-    assert httpx.get(f"{api}/r/ZZZZZZ/history", headers=cookie(players[0])).status_code == 404
+    assert http.get(f"{api}/r/ZZZZZZ/history", headers=cookie(players[0])).status_code == 404

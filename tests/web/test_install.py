@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 import httpx
 import pytest
 
-from ..kit import ROOT, Server, create, running
+from ..kit import ROOT, Server, create, http, running
 
 MANIFEST = "/manifest.webmanifest"
 TOUCH_ICON = "/static/icons/apple-touch-icon.png"
@@ -38,7 +38,7 @@ def api(shared: Server) -> str:
 
 @pytest.fixture(scope="module")
 def manifest(api: str) -> dict[str, object]:
-    r = httpx.get(f"{api}{MANIFEST}", timeout=10)
+    r = http.get(f"{api}{MANIFEST}", timeout=10)
     assert r.status_code == 200, r.text
     parsed: dict[str, object] = json.loads(r.content)
     return parsed
@@ -155,12 +155,12 @@ def head_of(html: str) -> Head:
 def pages(api: str) -> dict[str, str]:
     """The home page, a seat's room page, a visitor's, and a missing room's."""
     host = create(api, "Ada")
-    seated = httpx.get(f"{api}/r/{host.code}", cookies={f"soclover_{host.code}": host.token})
+    seated = http.get(f"{api}/r/{host.code}", cookies={f"soclover_{host.code}": host.token})
     found = {
-        "home": httpx.get(f"{api}/"),
+        "home": http.get(f"{api}/"),
         "room, seated": seated,
-        "room, a visitor": httpx.get(f"{api}/r/{host.code}"),
-        "a missing room": httpx.get(f"{api}/r/ZZZZZZ"),
+        "room, a visitor": http.get(f"{api}/r/{host.code}"),
+        "a missing room": http.get(f"{api}/r/ZZZZZZ"),
     }
     for name, r in found.items():
         assert r.headers["content-type"].startswith("text/html"), name
@@ -182,7 +182,7 @@ def palette() -> tuple[str, list[str], str]:
 
 
 def test_the_manifest_is_served_as_a_manifest_and_names_the_table(api: str) -> None:
-    r = httpx.get(f"{api}{MANIFEST}", timeout=10)
+    r = http.get(f"{api}{MANIFEST}", timeout=10)
     assert r.status_code == 200
     assert media_type(r) == "application/manifest+json"
     manifest = json.loads(r.content)
@@ -199,8 +199,8 @@ def test_the_manifest_is_served_as_a_manifest_and_names_the_table(api: str) -> N
 
 @pytest.mark.parametrize(("language", "lang"), [("fr-FR,fr", "fr"), ("zh-CN", "zh-Hans")])
 def test_the_manifest_speaks_the_readers_language(api: str, language: str, lang: str) -> None:
-    english = json.loads(httpx.get(f"{api}{MANIFEST}", timeout=10).content)
-    r = httpx.get(f"{api}{MANIFEST}", headers={"Accept-Language": language}, timeout=10)
+    english = json.loads(http.get(f"{api}{MANIFEST}", timeout=10).content)
+    r = http.get(f"{api}{MANIFEST}", headers={"Accept-Language": language}, timeout=10)
     translated = json.loads(r.content)
     assert translated["lang"] == lang and english["lang"] == "en"
     assert translated["description"] != english["description"]
@@ -219,7 +219,7 @@ def test_every_icon_of_the_manifest_is_served_as_the_image_and_size_it_declares(
     for icon in icons:
         url = urljoin(f"{api}{MANIFEST}", icon["src"])
         assert url.startswith(f"{api}/static/"), url
-        r = httpx.get(url, timeout=10)
+        r = http.get(url, timeout=10)
         assert r.status_code == 200, url
         assert media_type(r) == icon["type"], url
         if icon["type"] == "image/png":
@@ -250,7 +250,7 @@ def test_the_maskable_icons_keep_the_drawing_inside_the_safe_zone(
     pngs = [i for i in maskable if i["type"] == "image/png"]
     assert pngs
     for icon in pngs:
-        rows = png_pixels(httpx.get(urljoin(f"{api}{MANIFEST}", icon["src"])).content)
+        rows = png_pixels(http.get(urljoin(f"{api}{MANIFEST}", icon["src"])).content)
         size = len(rows)
         ground = rows[0][0]
         assert ground[3] == 255, f"{icon['src']}: the ground is opaque"
@@ -282,7 +282,7 @@ def test_every_page_links_the_manifest_the_icons_the_theme_colours_and_the_insta
         assert colours["(prefers-color-scheme: dark)"] in backgrounds, name
         installers = [s for s in head.scripts() if s.get("src") == "/static/install.js"]
         assert len(installers) == 1 and "defer" in installers[0], name
-    r = httpx.get(f"{api}{TOUCH_ICON}", timeout=10)
+    r = http.get(f"{api}{TOUCH_ICON}", timeout=10)
     assert r.status_code == 200 and media_type(r) == "image/png"
     assert png_size(r.content) == (180, 180)
     # iOS shows a touch icon's transparent pixels black: this one has none
@@ -303,14 +303,14 @@ def shell() -> list[str]:
 def test_the_service_worker_is_javascript_at_the_root_and_checked_at_every_visit(
     api: str,
 ) -> None:
-    r = httpx.get(f"{api}/sw.js", timeout=10)
+    r = http.get(f"{api}/sw.js", timeout=10)
     assert r.status_code == 200
     assert media_type(r) in JAVASCRIPT
     assert r.content == (ROOT / "static" / "sw.js").read_bytes()
     assert r.headers["cache-control"] == "no-cache"
     # at the root, its scope may be the whole site without a Service-Worker-Allowed header
     assert "service-worker-allowed" not in r.headers
-    installer = httpx.get(f"{api}/static/install.js", timeout=10)
+    installer = http.get(f"{api}/static/install.js", timeout=10)
     assert installer.status_code == 200 and media_type(installer) in JAVASCRIPT
     assert '"/sw.js"' in installer.text and 'scope: "/"' in installer.text
 
@@ -322,7 +322,7 @@ def test_the_service_worker_keeps_every_static_file_a_page_loads_and_only_static
     assert kept and len(kept) == len(set(kept))
     for url in kept:
         assert url.startswith("/static/"), url
-        assert httpx.get(f"{api}{url}", timeout=10).status_code == 200, url
+        assert http.get(f"{api}{url}", timeout=10).status_code == 200, url
     loaded = set()
     for html in pages(api).values():
         head = head_of(html)
@@ -338,7 +338,7 @@ def test_the_service_worker_keeps_every_static_file_a_page_loads_and_only_static
 
 def test_the_csp_lets_a_page_load_the_manifest_and_register_the_worker(api: str) -> None:
     for path in ("/", "/sw.js", MANIFEST):
-        csp = httpx.get(f"{api}{path}", timeout=10).headers["content-security-policy"]
+        csp = http.get(f"{api}{path}", timeout=10).headers["content-security-policy"]
         directives = {d.split()[0]: d.split()[1:] for d in csp.split(";") if d.strip()}
         assert directives["manifest-src"] == ["'self'"], csp
         assert directives["worker-src"] == ["'self'"], csp
@@ -347,7 +347,7 @@ def test_the_csp_lets_a_page_load_the_manifest_and_register_the_worker(api: str)
 
 def test_favicon_ico_is_served_at_the_root_with_the_clover_at_each_size(api: str) -> None:
     """What asks for ``/favicon.ico`` by name gets the clover, not a 404."""
-    r = httpx.get(f"{api}/favicon.ico", timeout=10)
+    r = http.get(f"{api}/favicon.ico", timeout=10)
     assert r.status_code == 200
     assert media_type(r) in ("image/x-icon", "image/vnd.microsoft.icon")
     body = r.content

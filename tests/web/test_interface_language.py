@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import httpx
 import pytest
 
 from app.rules import errors
@@ -13,7 +12,7 @@ from app.service.errors import RoomNotFound
 from app.web.i18n import negotiate, translate
 from app.web.live import LIVE_REGIONS
 
-from ..kit import Server, assert_error, join, running, table
+from ..kit import Server, assert_error, http, join, running, table
 from ..kit.stream import Stream
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -64,9 +63,9 @@ def html_lang(page: str) -> str:
 
 
 def test_the_home_page_speaks_the_browsers_language(api: str) -> None:
-    english = httpx.get(f"{api}/")
-    french = httpx.get(f"{api}/", headers=FRENCH)
-    chinese = httpx.get(f"{api}/", headers=CHINESE)
+    english = http.get(f"{api}/")
+    french = http.get(f"{api}/", headers=FRENCH)
+    chinese = http.get(f"{api}/", headers=CHINESE)
     assert (html_lang(english.text), html_lang(french.text), html_lang(chinese.text)) == (
         "en",
         "fr",
@@ -80,7 +79,7 @@ def test_the_home_page_speaks_the_browsers_language(api: str) -> None:
 
 
 def test_the_switch_keeps_a_choice_over_the_browsers(api: str) -> None:
-    with httpx.Client(base_url=api) as browser:
+    with http.Client(base_url=api) as browser:
         r = browser.post("/language", data={"to": "zh", "back": "/?left=ABCDE"}, headers=FRENCH)
         assert r.status_code == 303 and r.headers["location"] == "/?left=ABCDE"
         assert "soclover_lang=zh" in r.headers["set-cookie"]
@@ -93,18 +92,18 @@ def test_the_switch_keeps_a_choice_over_the_browsers(api: str) -> None:
     "back", ["//evil.example/", "https://evil.example/", "javascript:alert(1)", "", "x" * 300]
 )
 def test_the_switch_only_goes_back_to_our_own_pages(api: str, back: str) -> None:
-    r = httpx.post(f"{api}/language", data={"to": "fr", "back": back})
+    r = http.post(f"{api}/language", data={"to": "fr", "back": back})
     assert r.status_code == 303 and r.headers["location"] == "/"
 
 
 @pytest.mark.parametrize("to", ["de", "", "fr-FR", "<b>", "x" * 1000])
 def test_the_switch_ignores_a_language_we_do_not_have(api: str, to: str) -> None:
-    r = httpx.post(f"{api}/language", data={"to": to, "back": "/"})
+    r = http.post(f"{api}/language", data={"to": to, "back": "/"})
     assert r.status_code == 303 and "set-cookie" not in r.headers
 
 
 def test_the_switch_refuses_another_sites_form(api: str) -> None:
-    r = httpx.post(
+    r = http.post(
         f"{api}/language",
         data={"to": "fr", "back": "/"},
         headers={"Origin": "https://evil.example"},
@@ -113,12 +112,12 @@ def test_the_switch_refuses_another_sites_form(api: str) -> None:
 
 
 def test_a_cookie_with_an_unknown_language_falls_back_to_the_browsers(api: str) -> None:
-    r = httpx.get(f"{api}/", headers=FRENCH, cookies={"soclover_lang": "xx"})
+    r = http.get(f"{api}/", headers=FRENCH, cookies={"soclover_lang": "xx"})
     assert html_lang(r.text) == "fr"
 
 
 def test_a_room_made_from_a_french_home_page_plays_in_french(api: str) -> None:
-    with httpx.Client(base_url=api, headers=FRENCH) as browser:
+    with http.Client(base_url=api, headers=FRENCH) as browser:
         r = browser.post("/rooms", data={"name": "Ada", "decoys": "1"})
         assert r.status_code == 303
         code = r.headers["location"].rsplit("/", 1)[1]
@@ -136,12 +135,12 @@ def test_api_refusals_keep_their_code_and_speak_the_readers_language(
     api: str, headers: dict[str, str]
 ) -> None:
     lang = headers["Accept-Language"][:2]
-    r = httpx.post(f"{api}/api/rooms", json={"name": "   "}, headers=headers)
+    r = http.post(f"{api}/api/rooms", json={"name": "   "}, headers=headers)
     error = assert_error(r, 422, code="bad_name")
     assert error["message"] == translate(lang, errors.BadName.default_message)
     assert error["message"] != errors.BadName.default_message
 
-    r = httpx.get(f"{api}/api/rooms/ZZZZZ", headers=headers)
+    r = http.get(f"{api}/api/rooms/ZZZZZ", headers=headers)
     error = assert_error(r, 404, code="room_not_found")
     assert error["message"] == translate(lang, RoomNotFound.default_message)
 
@@ -154,19 +153,19 @@ def test_api_refusals_keep_their_code_and_speak_the_readers_language(
     error = assert_error(r, 403, code="not_host")
     assert error["message"] == translate(lang, errors.NotHost.default_message)
 
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms", content=b"{", headers={**headers, "Content-Type": "application/json"}
     )
     error = assert_error(r, 400, code="malformed_json")
     assert error["message"] == translate(lang, "The body is not valid JSON.")
 
-    r = httpx.get(f"{api}/api/nowhere", headers=headers)
+    r = http.get(f"{api}/api/nowhere", headers=headers)
     error = assert_error(r, 404, code="not_found")
     assert error["message"] == translate(lang, "There is nothing at this address.")
 
 
 def test_an_english_reader_gets_the_messages_as_before(api: str) -> None:
-    r = httpx.post(f"{api}/api/rooms", json={"name": "   "})
+    r = http.post(f"{api}/api/rooms", json={"name": "   "})
     assert assert_error(r, 422, code="bad_name")["message"] == errors.BadName.default_message
 
 
@@ -195,7 +194,7 @@ def test_a_rejected_clue_is_explained_in_the_readers_language(
 
 def test_a_form_refused_on_a_french_page_says_why_in_french(api: str) -> None:
     ada, _, _ = table(api, 3)
-    with httpx.Client(base_url=api, headers=FRENCH) as browser:
+    with http.Client(base_url=api, headers=FRENCH) as browser:
         r = browser.post(f"/r/{ada.code}/join", data={"name": "Ada"})
         assert r.status_code == 422
         assert translate("fr", errors.NameTaken.default_message) in r.text
@@ -232,7 +231,7 @@ def announced(stream: Stream, name: str) -> str:
 
 def test_names_are_listed_as_each_language_lists_them(api: str) -> None:
     ada, _, _ = table(api, 3)
-    english = httpx.get(f"{api}/r/{ada.code}").text
-    chinese = httpx.get(f"{api}/r/{ada.code}", headers=CHINESE).text
+    english = http.get(f"{api}/r/{ada.code}").text
+    chinese = http.get(f"{api}/r/{ada.code}", headers=CHINESE).text
     assert "Ada, Bea, Cy" in english
     assert "Ada、Bea、Cy" in chinese

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import httpx
 import opencc
 import pytest
 
-from ..kit import ROOT, Player, Server, assert_error, create, join, table
+from ..kit import ROOT, Player, Server, assert_error, create, http, join, table
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +20,7 @@ FR_DECK = (ROOT / "keywords.fr.txt").read_text(encoding="utf-8").splitlines()
 
 
 def seated_in(api: str, language: str) -> list[Player]:
-    r = httpx.post(f"{api}/api/rooms", json={"name": "Ada", "language": language})
+    r = http.post(f"{api}/api/rooms", json={"name": "Ada", "language": language})
     assert r.status_code == 201, r.text
     body = r.json()
     ada = Player(api, body["code"], body["token"], body["seat"], "Ada")
@@ -78,7 +77,7 @@ def test_the_host_chooses_the_language_in_the_lobby(api: str) -> None:
 
 def test_an_english_room_is_as_before_and_an_unknown_language_is_refused(api: str) -> None:
     assert create(api, "Ada").state()["language"] == "en"
-    r = httpx.post(f"{api}/api/rooms", json={"name": "Ada", "language": "klingon"})
+    r = http.post(f"{api}/api/rooms", json={"name": "Ada", "language": "klingon"})
     assert_error(r, 422)
 
 
@@ -102,7 +101,7 @@ def test_legends_carry_their_language_and_filter_on_it(
         holder.act("lock")
         state = holder.act("next")
     assert state["phase"] == "finished"
-    zh = httpx.get(f"{api}/api/legends", params={"language": "zh"}).json()["legends"]
+    zh = http.get(f"{api}/api/legends", params={"language": "zh"}).json()["legends"]
     assert [legend["language"] for legend in zh] == ["zh"]
-    assert httpx.get(f"{api}/api/legends", params={"language": "fr"}).json()["legends"] == []
-    assert_error(httpx.get(f"{api}/api/legends", params={"language": "xx"}), 422)
+    assert http.get(f"{api}/api/legends", params={"language": "fr"}).json()["legends"] == []
+    assert_error(http.get(f"{api}/api/legends", params={"language": "xx"}), 422)

@@ -6,10 +6,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from ..kit import Player, Server, assert_error, create, join, public, running, table
+from ..kit import Player, Server, assert_error, create, http, join, public, running, table
 
 CARDS = [
     "Frozen, Apple, Anchor, Bakery",
@@ -59,7 +58,7 @@ def names(api: str, code: str) -> list[str]:
 
 
 def refused_join(api: str, code: str, name: str) -> dict[str, Any]:
-    return assert_error(httpx.post(f"{api}/api/rooms/{code}/join", json={"name": name}), 422)
+    return assert_error(http.post(f"{api}/api/rooms/{code}/join", json={"name": name}), 422)
 
 
 # --- names ------------------------------------------------------------------------------------
@@ -91,7 +90,7 @@ def test_a_look_alike_or_invisible_name_cannot_join_beside_p1(
 
 
 def test_an_invisible_name_cannot_create_a_room(api: str) -> None:
-    r = httpx.post(f"{api}/api/rooms", json={"name": "\u2800\u2800"})
+    r = http.post(f"{api}/api/rooms", json={"name": "\u2800\u2800"})
     error = assert_error(r, 422, code="bad_name")
     assert error["message"] == "A name is 1 to 24 visible characters."
 

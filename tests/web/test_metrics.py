@@ -13,7 +13,6 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from pydantic import ValidationError
@@ -23,7 +22,7 @@ from app.config import Settings
 from app.main import create_app
 from app.web.metrics import may_read
 
-from ..kit import Server, create, join, wait_for, watch
+from ..kit import Server, create, http, join, wait_for, watch
 from ..kit.stream import Stream
 
 LOCAL = ("127.0.0.1", 50000)
@@ -223,7 +222,7 @@ def test_open_streams_are_counted_by_who_follows_them(
     wes = watch(base, ada.code, "Wes")
 
     def streams() -> dict[str, float]:
-        r = httpx.get(f"{base}/metrics")
+        r = http.get(f"{base}/metrics")
         assert r.status_code == 200, r.text
         found = samples(r.text)
         return {
@@ -246,7 +245,7 @@ def test_open_streams_are_counted_by_who_follows_them(
             lambda now: now == {"player": 1, "watcher": 1, "public": 1},
             what="one stream of each kind",
         )
-        r = httpx.get(f"{base}/metrics")
+        r = http.get(f"{base}/metrics")
         assert value(samples(r.text), "soclover_rooms_streamed") == 1
     finally:
         for stream in opened:
@@ -264,12 +263,12 @@ def test_behind_a_local_proxy_the_proxys_client_is_judged(
     """uvicorn trusts ``X-Forwarded-For`` from 127.0.0.1 (``proxy_headers``): a request a
     local nginx forwards from someone on the internet is theirs, and refused."""
     base = make_server().url
-    assert httpx.get(f"{base}/metrics").status_code == 200
-    forwarded = httpx.get(f"{base}/metrics", headers={"X-Forwarded-For": AWAY[0]})
+    assert http.get(f"{base}/metrics").status_code == 200
+    forwarded = http.get(f"{base}/metrics", headers={"X-Forwarded-For": AWAY[0]})
     assert forwarded.status_code == 404
-    local = httpx.get(f"{base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
+    local = http.get(f"{base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
     assert local.status_code == 200
     # nginx appends the address it saw to what the client claimed: the claim is not
     # trusted, the last address before the trusted proxy is.
-    spoofed = httpx.get(f"{base}/metrics", headers={"X-Forwarded-For": f"127.0.0.1, {AWAY[0]}"})
+    spoofed = http.get(f"{base}/metrics", headers={"X-Forwarded-For": f"127.0.0.1, {AWAY[0]}"})
     assert spoofed.status_code == 404

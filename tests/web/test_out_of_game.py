@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import httpx
-
 from ..kit import (
     QUICK,
     Player,
@@ -15,6 +13,7 @@ from ..kit import (
     assert_error,
     clues_for,
     gone_quiet,
+    http,
     present,
     solution,
     table,
@@ -64,7 +63,7 @@ def _drop_a_writer(api: str, players: list[Player]) -> None:
         r["spectator"] for r in final["results"]
     ]
     assert (final["total"], final["max"]) == (18, 18)
-    legends = httpx.get(f"{api}/api/legends", params={"room": ada.code}, headers=ada.headers)
+    legends = http.get(f"{api}/api/legends", params={"room": ada.code}, headers=ada.headers)
     (legend,) = legends.json()["legends"]
     assert (legend["max"], legend["player_count"]) == (18, 3)
     assert legend["players"] == ["Ada", "Bea", "Cy"]
@@ -156,14 +155,14 @@ def _a_dropped_clover_nowhere(api: str, players: list[Player]) -> None:
     finally:
         stream.close()
     texts = [json.dumps(p.state()) for p in players] + [json.dumps(e.json) for e in seen]
-    texts += [httpx.get(f"{api}/api/rooms/{ada.code}").text]
+    texts += [http.get(f"{api}/api/rooms/{ada.code}").text]
     texts += [
-        httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=p.headers).text for p in players
+        http.get(f"{api}/api/rooms/{ada.code}/history", headers=p.headers).text for p in players
     ]
-    page = httpx.get(f"{api}/r/{ada.code}", cookies={f"soclover_{ada.code}": ada.token})
+    page = http.get(f"{api}/r/{ada.code}", cookies={f"soclover_{ada.code}": ada.token})
     texts.append(page.text)
     for text in texts:
         assert "Zwhisper" not in text and "Zmurmur" not in text
-    history = httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=ada.headers).json()
+    history = http.get(f"{api}/api/rooms/{ada.code}/history", headers=ada.headers).json()
     assert len(history["clovers"]) == 3
     assert 3 not in [c["spectator"] for c in history["clovers"]]

@@ -10,7 +10,7 @@ import pytest
 from app.rules.state import MAX_TIMER_MINUTES, MIN_TIMER_MINUTES, STANDARD_DECOYS
 from app.web.render import CHAT_SHOWN
 
-from ..kit import Player, Server, Stream, solution, spectator_of, start_and_write_clues, table
+from ..kit import Player, Server, Stream, http, solution, spectator_of, start_and_write_clues, table
 
 
 @pytest.fixture(scope="module")
@@ -21,7 +21,7 @@ def api(shared_server: Server) -> str:
 
 def browser(api: str) -> httpx.Client:
     """A cookie-keeping client that sends Origin like a browser's form post."""
-    return httpx.Client(base_url=api, headers={"Origin": api}, timeout=10)
+    return http.Client(base_url=api, headers={"Origin": api}, timeout=10)
 
 
 def create_by_form(api: str, name: str) -> tuple[httpx.Client, str]:
@@ -44,12 +44,12 @@ def join_by_form(api: str, code: str, name: str) -> httpx.Client:
 
 def as_player(client: httpx.Client, api: str, code: str) -> Player:
     token = client.cookies[f"soclover_{code}"]
-    seat = httpx.get(f"{api}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"})
+    seat = http.get(f"{api}/api/rooms/{code}", headers={"Authorization": f"Bearer {token}"})
     return Player(api, code, token, seat.json()["you"]["seat"], "")
 
 
 def test_home_page_is_html_with_a_strict_csp(api):
-    r = httpx.get(f"{api}/")
+    r = http.get(f"{api}/")
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     csp = r.headers["content-security-policy"]
     assert "script-src 'self'" in csp and "unsafe" not in csp
@@ -61,7 +61,7 @@ def test_a_whole_lobby_by_forms_without_javascript(api):
     ada, code = create_by_form(api, "Ada")
     page = ada.get(f"/r/{code}")
     assert page.status_code == 200 and code in page.text and "Start the game" in page.text
-    visitor = httpx.get(f"{api}/r/{code}")
+    visitor = http.get(f"{api}/r/{code}")
     assert "Take a seat" in visitor.text
     bea = join_by_form(api, code, "Bea")
     cy = join_by_form(api, code, "Cy")
@@ -172,7 +172,7 @@ def test_a_guessers_html_never_holds_the_solution_or_marks_the_decoys(api):
 def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(api: str) -> None:
     host = table(api, 6)[0]  # six players: an answer well over the size worth compressing
     gzip = {"Accept-Encoding": "gzip"}
-    page = httpx.get(f"{api}/", headers=gzip)
+    page = http.get(f"{api}/", headers=gzip)
     assert page.headers.get("content-encoding") == "gzip"
     for _ in range(3):  # an answer well over the size worth compressing
         answer = host.http.post(
@@ -183,9 +183,9 @@ def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(a
         assert answer.status_code == 200, answer.text
         assert "content-encoding" not in answer.headers
     assert len(answer.content) > 900
-    read = httpx.get(f"{api}/api/rooms/{host.code}", headers={**gzip, **host.headers})
+    read = http.get(f"{api}/api/rooms/{host.code}", headers={**gzip, **host.headers})
     assert read.status_code == 200 and read.headers.get("content-encoding") == "gzip"
-    with httpx.stream(
+    with http.stream(
         "GET", f"{api}/api/rooms/{host.code}/events", headers={**gzip, **host.headers}
     ) as stream:
         assert stream.headers["content-type"].startswith("text/event-stream")
@@ -195,7 +195,7 @@ def test_pages_and_reads_are_compressed_answers_to_actions_and_streams_are_not(a
 def test_the_pages_offer_the_bounds_the_rules_hold_and_say_them_once(api: str) -> None:
     """Decoys, the clock's minutes and the chat's window come from the rules and the
     renderer, never a number written again in a template or the script."""
-    home = httpx.get(f"{api}/", timeout=10).text
+    home = http.get(f"{api}/", timeout=10).text
     standard = re.findall(r'<option value="(\d+)"[^>]*>\d+ \(standard\)</option>', home)
     assert standard == [str(STANDARD_DECOYS)]
 

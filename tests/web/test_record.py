@@ -8,9 +8,7 @@ import os
 import subprocess
 import sys
 
-import httpx
-
-from ..kit import ROOT, Server, start_and_write_clues, table
+from ..kit import ROOT, Server, http, start_and_write_clues, table
 from .test_games import play_perfect_by_agreement
 
 
@@ -27,7 +25,7 @@ def soclover(server: Server, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def public_names(api: str) -> list[list[str]]:
-    legends = httpx.get(f"{api}/api/legends", params={"players": 3}, timeout=10).json()
+    legends = http.get(f"{api}/api/legends", params={"players": 3}, timeout=10).json()
     return [g["players"] for g in legends["legends"]]
 
 
@@ -50,7 +48,7 @@ def test_an_operator_hides_a_legend_from_every_list_and_shows_it_again(server: S
     hidden = soclover(server, "legends", "hide", legend_id)
     assert hidden.returncode == 0, hidden.stderr
     assert public_names(api) == []
-    home = httpx.get(f"{api}/", timeout=10).text
+    home = http.get(f"{api}/", timeout=10).text
     assert names[1] not in home
     assert "[hidden]" in soclover(server, "legends").stdout
     assert legend_id in soclover(server, "legends", "--hidden").stdout

@@ -6,7 +6,6 @@ import itertools
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 import uvicorn
 
@@ -22,6 +21,7 @@ from ..kit import (
     clues_for,
     create,
     free_port,
+    http,
     join,
     public,
     room_when,
@@ -287,22 +287,22 @@ def test_a_finished_room_expires_but_its_legend_stays(make_server) -> None:  # t
     assert state["total"] == 15
     code = players[0].code
     r = wait_for(
-        lambda: httpx.get(f"{api}/api/rooms/{code}"),
+        lambda: http.get(f"{api}/api/rooms/{code}"),
         lambda r: r.status_code != 200,
         what="the finished room gone",
     )
     assert_error(r, 404, code="room_not_found")
     # a seat of a room that is gone is no seat: the answer a stranger gets for any code
     assert_error(players[0].post("again"), 401, code="not_seated")
-    late = httpx.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"})
+    late = http.post(f"{api}/api/rooms/{code}/join", json={"name": "Late"})
     assert_error(late, 404, code="room_not_found")
-    assert_error(httpx.get(f"{api}/api/rooms/{code}/events"), 404, code="room_not_found")
-    legends = httpx.get(f"{api}/api/legends").json()["legends"]
+    assert_error(http.get(f"{api}/api/rooms/{code}/events"), 404, code="room_not_found")
+    legends = http.get(f"{api}/api/legends").json()["legends"]
     assert [(g["score"], g["max"], g["players"]) for g in legends] == [
         (15, 18, ["Ada", "Bea", "Cy"])
     ]
     # the room's own list needs a seat of the room, and there is no room any more
-    r = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[0].headers)
+    r = http.get(f"{api}/api/legends", params={"room": code}, headers=players[0].headers)
     assert_error(r, 404, code="room_not_found")
 
 
@@ -323,7 +323,7 @@ def test_a_room_in_use_does_not_expire(make_server) -> None:  # type: ignore[no-
     def say_then_look_at_the_idle_room() -> int:
         said.append(f"still here {len(said)}")
         host.act("say", text=said[-1])
-        return httpx.get(f"{api}/api/rooms/{idle.code}").status_code
+        return http.get(f"{api}/api/rooms/{idle.code}").status_code
 
     wait_for(
         say_then_look_at_the_idle_room,
@@ -348,7 +348,7 @@ def test_legends_filter_and_rank_best_first(api: str) -> None:
 
     def legends(who: Player | None = None, **params: Any) -> list[tuple[str | None, int, int, int]]:
         headers = who.headers if who is not None else {}
-        r = httpx.get(f"{api}/api/legends", params=params, headers=headers)
+        r = http.get(f"{api}/api/legends", params=params, headers=headers)
         assert r.status_code == 200, r.text
         return [
             (g.get("room"), g["score"], g["player_count"], g["decoys"]) for g in r.json()["legends"]
@@ -356,7 +356,7 @@ def test_legends_filter_and_rank_best_first(api: str) -> None:
 
     # public: no room code, which would open the room (its chat, its next game)
     assert legends() == [(None, 24, 4, 1), (None, 18, 3, 1), (None, 9, 3, 2)]
-    assert a not in httpx.get(f"{api}/api/legends").text
+    assert a not in http.get(f"{api}/api/legends").text
     assert legends(players=3) == [(None, 18, 3, 1), (None, 9, 3, 2)]
     assert legends(players=4) == [(None, 24, 4, 1)]
     assert legends(players=5) == []
@@ -369,12 +369,12 @@ def test_legends_filter_and_rank_best_first(api: str) -> None:
     assert legends(first[2], room=a.lower()) == [(a, 18, 3, 1), (a, 9, 3, 2)]
     assert legends(second[3], room=b) == [(b, 24, 4, 1)]
     for who, code in [(None, a), (second[0], a), (first[0], b), (first[0], "ZZZZZZ")]:
-        r = httpx.get(
+        r = http.get(
             f"{api}/api/legends", params={"room": code}, headers=who.headers if who else {}
         )
         assert_error(r, 404, code="room_not_found")
 
-    r = httpx.get(f"{api}/api/legends", params={"room": b}, headers=second[0].headers)
+    r = http.get(f"{api}/api/legends", params={"room": b}, headers=second[0].headers)
     full = r.json()["legends"][0]
     assert set(full) >= {
         "id",

@@ -12,7 +12,6 @@ import json
 import re
 from collections.abc import Callable, Iterator
 
-import httpx
 import pytest
 
 from ..kit import (
@@ -24,6 +23,7 @@ from ..kit import (
     assert_error,
     clues_for,
     create,
+    http,
     join,
     room_when,
     running,
@@ -63,28 +63,28 @@ def test_reading_rooms_without_a_seat_is_rate_limited_per_address(
     api = make_server(SOCLOVER_LOOKUP_RATE_PER_MINUTE="6").url
     host = create(api, "Ada")
     lookups = [
-        lambda: httpx.get(f"{api}/api/rooms/{host.code}"),
-        lambda: httpx.get(f"{api}/api/rooms/ZZZZZZ"),
-        lambda: httpx.get(f"{api}/r/{host.code}"),
-        lambda: httpx.get(f"{api}/r/ZZZZZZ"),
-        lambda: httpx.get(f"{api}/api/legends", params={"room": host.code}),
-        lambda: httpx.post(f"{api}/join", data={"code": "ZZZZZZ"}, headers={"Origin": api}),
+        lambda: http.get(f"{api}/api/rooms/{host.code}"),
+        lambda: http.get(f"{api}/api/rooms/ZZZZZZ"),
+        lambda: http.get(f"{api}/r/{host.code}"),
+        lambda: http.get(f"{api}/r/ZZZZZZ"),
+        lambda: http.get(f"{api}/api/legends", params={"room": host.code}),
+        lambda: http.post(f"{api}/join", data={"code": "ZZZZZZ"}, headers={"Origin": api}),
     ]
     assert [lookup().status_code for lookup in lookups] == [200, 404, 200, 404, 404, 404]
     for lookup in lookups:
         r = lookup()
         assert r.status_code == 429, f"{r.request.url}: {r.status_code}"
-    assert_error(httpx.get(f"{api}/api/rooms/{host.code}"), 429, code="rate_limited")
-    assert "Too many tries" in httpx.get(f"{api}/r/{host.code}").text
-    with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events") as stream:
+    assert_error(http.get(f"{api}/api/rooms/{host.code}"), 429, code="rate_limited")
+    assert "Too many tries" in http.get(f"{api}/r/{host.code}").text
+    with http.stream("GET", f"{api}/api/rooms/{host.code}/events") as stream:
         assert stream.status_code == 429
     # the room's own players are never limited, by token or by cookie
     for _ in range(10):
-        assert httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers).status_code == 200
-        assert httpx.get(f"{api}/r/{host.code}", headers=cookie(host)).status_code == 200
+        assert http.get(f"{api}/api/rooms/{host.code}", headers=host.headers).status_code == 200
+        assert http.get(f"{api}/r/{host.code}", headers=cookie(host)).status_code == 200
     # and the limit is per client address
     other = {"X-Forwarded-For": "203.0.113.9"}
-    assert httpx.get(f"{api}/api/rooms/{host.code}", headers=other).status_code == 200
+    assert http.get(f"{api}/api/rooms/{host.code}", headers=other).status_code == 200
 
 
 # --- the Record of Legends --------------------------------------------------------------------
@@ -94,12 +94,12 @@ def test_public_pages_and_legends_never_show_a_room_code(api: str) -> None:
     players = table(api, 3)
     code = players[0].code
     finish(players)
-    assert code not in httpx.get(f"{api}/api/legends").text
-    assert code not in httpx.get(f"{api}/api/legends", params={"players": 3}).text
-    assert code not in httpx.get(f"{api}/").text
-    mine = httpx.get(f"{api}/api/legends", params={"room": code}, headers=players[1].headers)
+    assert code not in http.get(f"{api}/api/legends").text
+    assert code not in http.get(f"{api}/api/legends", params={"players": 3}).text
+    assert code not in http.get(f"{api}/").text
+    mine = http.get(f"{api}/api/legends", params={"room": code}, headers=players[1].headers)
     assert [g["room"] for g in mine.json()["legends"]] == [code]
-    r = httpx.get(f"{api}/api/legends", params={"room": code})
+    r = http.get(f"{api}/api/legends", params={"room": code})
     assert_error(r, 404, code="room_not_found")
 
 
@@ -125,15 +125,15 @@ def solve(players: list[Player]) -> None:
 
 def test_the_seat_link_carries_its_secret_after_the_hash(api: str) -> None:
     host = create(api, "Ada")
-    page = httpx.get(f"{api}/r/{host.code}", headers=cookie(host)).text
+    page = http.get(f"{api}/r/{host.code}", headers=cookie(host)).text
     link = re.search(r'id="device-url" readonly value="([^"]+)"', page)
     assert link and link.group(1) == f"{api}/r/{host.code}/seat#{host.token}"
     # what the browser sends of that link holds no secret
-    landing = httpx.get(f"{api}/r/{host.code}/seat")
+    landing = http.get(f"{api}/r/{host.code}/seat")
     assert landing.status_code == 200 and host.token not in landing.text
     assert "set-cookie" not in landing.headers
     # the page's script posts the token from the hash
-    with httpx.Client(base_url=api, headers={"Origin": api}) as other_device:
+    with http.Client(base_url=api, headers={"Origin": api}) as other_device:
         r = other_device.post(f"/r/{host.code}/seat", data={"token": host.token})
         assert r.status_code == 303 and r.headers["location"] == f"/r/{host.code}"
         assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
@@ -145,7 +145,7 @@ def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
 ) -> None:
     server = make_server(process=True, SOCLOVER_LOG_LEVEL="info")  # its own log file
     host = create(server.url, "Ada")
-    r = httpx.get(f"{server.url}/r/{host.code}/seat/{host.token}")
+    r = http.get(f"{server.url}/r/{host.code}/seat/{host.token}")
     assert r.status_code == 303
     assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
     log = wait_for(
@@ -176,15 +176,15 @@ def test_a_seat_link_of_someone_who_left_or_was_removed_opens_nothing(
         watching.close()
     for gone in (bea, cy):
         for r in (
-            httpx.get(f"{api}/r/{gone.code}/seat/{gone.token}"),
-            httpx.post(
+            http.get(f"{api}/r/{gone.code}/seat/{gone.token}"),
+            http.post(
                 f"{api}/r/{gone.code}/seat", data={"token": gone.token}, headers={"Origin": api}
             ),
         ):
             assert r.status_code == 410, r.text
             assert "set-cookie" not in r.headers
             assert "This seat link no longer works" in r.text
-        assert httpx.get(f"{api}/api/rooms/{gone.code}", headers=gone.headers).json()["you"] is None
+        assert http.get(f"{api}/api/rooms/{gone.code}", headers=gone.headers).json()["you"] is None
         assert gone.post("say", text="hello?").status_code == 401
 
 
@@ -195,24 +195,24 @@ def test_every_per_seat_answer_is_no_store_and_varies_on_the_seat(api: str) -> N
     players = table(api, 3)
     host = players[0]
     answers = [
-        httpx.get(f"{api}/r/{host.code}", headers=cookie(host)),
-        httpx.get(f"{api}/r/{host.code}"),
-        httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
-        httpx.get(f"{api}/api/rooms/{host.code}", headers={"Accept-Encoding": "gzip"}),
+        http.get(f"{api}/r/{host.code}", headers=cookie(host)),
+        http.get(f"{api}/r/{host.code}"),
+        http.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
+        http.get(f"{api}/api/rooms/{host.code}", headers={"Accept-Encoding": "gzip"}),
         host.post("say", text="hi"),
         host.post("start", seq=0),  # refused: stale
-        httpx.get(f"{api}/api/legends", params={"room": host.code}, headers=host.headers),
-        httpx.get(f"{api}/"),
+        http.get(f"{api}/api/legends", params={"room": host.code}, headers=host.headers),
+        http.get(f"{api}/"),
     ]
     for r in answers:
         assert r.headers["cache-control"] == "no-store", r.request.url
         vary = {v.strip().lower() for v in r.headers["vary"].split(",")}
         assert {"cookie", "authorization"} <= vary, (r.request.url, vary)
     for path in (f"/api/rooms/{host.code}/events", f"/r/{host.code}/stream"):
-        with httpx.stream("GET", f"{api}{path}", headers=host.headers) as stream:
+        with http.stream("GET", f"{api}{path}", headers=host.headers) as stream:
             assert stream.headers["cache-control"] == "no-store"
             assert "cookie" in stream.headers["vary"].lower()
-    assert "no-store" not in httpx.get(f"{api}/static/table.css").headers.get("cache-control", "")
+    assert "no-store" not in http.get(f"{api}/static/table.css").headers.get("cache-control", "")
 
 
 # --- the Host header --------------------------------------------------------------------------
@@ -245,9 +245,9 @@ def test_a_host_header_never_shapes_what_other_screens_are_sent(api: str) -> Non
         for s in streams:
             s.close()
     # a page asked for at some address shows its invite with that address
-    page = httpx.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": f"me.lan:{port}"})
+    page = http.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": f"me.lan:{port}"})
     assert f'value="http://me.lan:{port}/r/{host.code}"' in page.text
-    qr = httpx.get(f"{api}/r/{host.code}/invite.svg", headers=cookie(host))
+    qr = http.get(f"{api}/r/{host.code}/invite.svg", headers=cookie(host))
     assert qr.status_code == 200 and qr.headers["content-type"].startswith("image/svg+xml")
     assert qr.text.startswith('<svg xmlns="http://www.w3.org/2000/svg"')  # an image on its own
 
@@ -257,7 +257,7 @@ def test_a_configured_public_address_is_used_for_every_invite(
 ) -> None:
     api = make_server(SOCLOVER_PUBLIC_URL="https://clover.example.org/").url
     host = create(api, "Ada")
-    page = httpx.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": "evil.example"})
+    page = http.get(f"{api}/r/{host.code}", headers={**cookie(host), "Host": "evil.example"})
     assert f'value="https://clover.example.org/r/{host.code}"' in page.text
     assert "evil.example" not in page.text
     stream = Stream(f"{api}/r/{host.code}/stream", {**cookie(host), "Host": "evil.example"})
@@ -339,13 +339,13 @@ def test_watchers_streams_carry_no_hidden_card_through_a_whole_game(api: str) ->
 def test_a_watchers_token_opens_the_room_as_a_watcher_and_dies_when_they_leave(api: str) -> None:
     host = create(api, "Ada")
     gus = watch(api, host.code, "Gus")
-    with httpx.Client(base_url=api, headers={"Origin": api}) as other_device:
+    with http.Client(base_url=api, headers={"Origin": api}) as other_device:
         r = other_device.post(f"/r/{host.code}/seat", data={"token": gus.token})
         assert r.status_code == 303
         assert other_device.get(f"/api/rooms/{host.code}").json()["you"]["watcher"] is True
     for r in (
-        httpx.get(f"{api}/r/{host.code}", headers=cookie(gus)),
-        httpx.get(f"{api}/api/rooms/{host.code}", headers=gus.headers),
+        http.get(f"{api}/r/{host.code}", headers=cookie(gus)),
+        http.get(f"{api}/api/rooms/{host.code}", headers=gus.headers),
     ):
         assert r.headers["cache-control"] == "no-store"
         assert {"cookie", "authorization"} <= {
@@ -353,13 +353,13 @@ def test_a_watchers_token_opens_the_room_as_a_watcher_and_dies_when_they_leave(a
         }
     # a watcher's token is no key to another room
     other = create(api, "Bea")
-    r = httpx.get(f"{api}/api/rooms/{other.code}", headers=gus.headers)
+    r = http.get(f"{api}/api/rooms/{other.code}", headers=gus.headers)
     assert r.json()["you"] is None
     gus.act("leave")
     for r in (
-        httpx.get(f"{api}/r/{gus.code}/seat/{gus.token}"),
-        httpx.post(f"{api}/r/{gus.code}/seat", data={"token": gus.token}, headers={"Origin": api}),
+        http.get(f"{api}/r/{gus.code}/seat/{gus.token}"),
+        http.post(f"{api}/r/{gus.code}/seat", data={"token": gus.token}, headers={"Origin": api}),
     ):
         assert r.status_code == 410 and "set-cookie" not in r.headers
-    assert httpx.get(f"{api}/api/rooms/{gus.code}", headers=gus.headers).json()["you"] is None
+    assert http.get(f"{api}/api/rooms/{gus.code}", headers=gus.headers).json()["you"] is None
     assert gus.post("say", text="hello?").status_code == 401

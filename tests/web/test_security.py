@@ -15,6 +15,7 @@ from ..kit import (
     Server,
     assert_error,
     create,
+    http,
     join,
     public,
     running,
@@ -52,7 +53,7 @@ def seat_cookie(r: httpx.Response, code: str) -> str:
 @contextmanager
 def cookie_client(api: str, name: str = "Ada") -> Iterator[tuple[httpx.Client, str, str]]:
     """A browser-like client that created a room and holds only its cookie."""
-    with httpx.Client(base_url=api, timeout=10) as client:
+    with http.Client(base_url=api, timeout=10) as client:
         r = client.post("/api/rooms", json={"name": name})
         assert r.status_code == 201, r.text
         body = r.json()
@@ -63,7 +64,7 @@ def cookie_client(api: str, name: str = "Ada") -> Iterator[tuple[httpx.Client, s
 
 
 def test_create_and_join_set_an_httponly_samesite_lax_cookie_per_room(api: str) -> None:
-    r = httpx.post(f"{api}/api/rooms", json={"name": "Ada"})
+    r = http.post(f"{api}/api/rooms", json={"name": "Ada"})
     assert r.status_code == 201
     code, token = r.json()["code"], r.json()["token"]
     header = seat_cookie(r, code)
@@ -75,13 +76,13 @@ def test_create_and_join_set_an_httponly_samesite_lax_cookie_per_room(api: str) 
     assert flags["path"] == "/"
     assert int(flags["max-age"]) > 0
 
-    r = httpx.post(f"{api}/api/rooms/{code.lower()}/join", json={"name": "Bea"})
+    r = http.post(f"{api}/api/rooms/{code.lower()}/join", json={"name": "Bea"})
     assert r.status_code == 201
     header = seat_cookie(r, code)
     assert header.startswith(f"soclover_{code}={r.json()['token']};")
     assert "httponly" in header.lower() and "samesite=lax" in header.lower()
 
-    other = httpx.post(f"{api}/api/rooms", json={"name": "Cy"})
+    other = http.post(f"{api}/api/rooms", json={"name": "Cy"})
     assert seat_cookie(other, other.json()["code"]).startswith(f"soclover_{other.json()['code']}=")
     assert other.json()["code"] != code
 
@@ -100,9 +101,9 @@ def test_a_cookie_seats_nobody_in_another_room(api: str) -> None:
     a = create(api, "Ada")
     b = create(api, "Bea")
     forged = {"Cookie": f"soclover_{b.code}={a.token}"}
-    assert httpx.get(f"{api}/api/rooms/{b.code}", headers=forged).json()["you"] is None
+    assert http.get(f"{api}/api/rooms/{b.code}", headers=forged).json()["you"] is None
     before = table_of(api, b.code)
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{b.code}/actions",
         json={"type": "settings", "decoys": 3},
         headers=forged,
@@ -111,7 +112,7 @@ def test_a_cookie_seats_nobody_in_another_room(api: str) -> None:
     assert table_of(api, b.code) == before
     # and the right cookie under the wrong name is ignored too
     wrong_name = {"Cookie": f"soclover={a.token}; token={a.token}"}
-    assert httpx.get(f"{api}/api/rooms/{a.code}", headers=wrong_name).json()["you"] is None
+    assert http.get(f"{api}/api/rooms/{a.code}", headers=wrong_name).json()["you"] is None
 
 
 # --- cross-site requests ----------------------------------------------------------------------
@@ -177,7 +178,7 @@ def test_bearer_requests_need_no_origin(api: str) -> None:
             {"Origin": "null", "Sec-Fetch-Site": "cross-site"},
         ]
     ):
-        r = httpx.post(
+        r = http.post(
             f"{api}/api/rooms/{host.code}/actions",
             json={"type": "say", "text": f"from a bot {i}"},
             headers={**host.headers, **headers},
@@ -217,30 +218,30 @@ def _assert_security_headers(r: httpx.Response) -> None:
 def test_every_kind_of_answer_carries_csp_and_nosniff(api: str) -> None:
     host = create(api, "Ada")
     answers = [
-        httpx.get(f"{api}/healthz"),
-        httpx.get(f"{api}/api/rooms/{host.code}"),
-        httpx.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
-        httpx.post(f"{api}/api/rooms", json={"name": "Bea"}),
+        http.get(f"{api}/healthz"),
+        http.get(f"{api}/api/rooms/{host.code}"),
+        http.get(f"{api}/api/rooms/{host.code}", headers=host.headers),
+        http.post(f"{api}/api/rooms", json={"name": "Bea"}),
         host.post("say", text="hello"),
-        httpx.get(f"{api}/api/legends"),
-        httpx.get(f"{api}/openapi.json"),
-        httpx.get(f"{api}/api/rooms/ZZZZZZ"),  # 404
-        httpx.post(f"{api}/api/rooms/{host.code}/actions", json={"type": "say"}),  # 401
+        http.get(f"{api}/api/legends"),
+        http.get(f"{api}/openapi.json"),
+        http.get(f"{api}/api/rooms/ZZZZZZ"),  # 404
+        http.post(f"{api}/api/rooms/{host.code}/actions", json={"type": "say"}),  # 401
         host.post("say"),  # 422
         host.post("start"),  # 409
-        httpx.post(f"{api}/api/rooms", content=b"{", headers={"content-type": "application/json"}),
-        httpx.post(
+        http.post(f"{api}/api/rooms", content=b"{", headers={"content-type": "application/json"}),
+        http.post(
             f"{api}/api/rooms",
             content=b"x" * 100_000,
             headers={"content-type": "application/json"},
         ),  # 413
-        httpx.delete(f"{api}/api/rooms/{host.code}"),  # 405
-        httpx.get(f"{api}/no/such/page"),
+        http.delete(f"{api}/api/rooms/{host.code}"),  # 405
+        http.get(f"{api}/no/such/page"),
     ]
     assert {r.status_code for r in answers} >= {200, 201, 400, 401, 404, 405, 409, 413, 422}
     for r in answers:
         _assert_security_headers(r)
-    with httpx.stream("GET", f"{api}/api/rooms/{host.code}/events", timeout=5) as stream:
+    with http.stream("GET", f"{api}/api/rooms/{host.code}/events", timeout=5) as stream:
         assert stream.status_code == 200
         _assert_security_headers(stream)
 
@@ -255,7 +256,7 @@ def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: st
         "/api/rooms/zz!/events": 404,
     }
     for path, status in refused.items():
-        r = httpx.get(f"{api}{path}")
+        r = http.get(f"{api}{path}")
         assert r.status_code == status, (path, r.text)
         _assert_security_headers(r)
         assert r.headers["cache-control"] == "no-store"
@@ -266,18 +267,18 @@ def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: st
             assert r.headers["content-type"].startswith("text/html")
     for path in (f"/api/rooms/{host.code}/events", f"/r/{host.code}/stream"):
         headers = {**host.headers, "Cookie": f"soclover_{host.code}={host.token}"}
-        with httpx.stream("GET", f"{api}{path}", headers=headers, timeout=5) as stream:
+        with http.stream("GET", f"{api}{path}", headers=headers, timeout=5) as stream:
             assert stream.status_code == 200
             _assert_security_headers(stream)
             assert stream.headers["cache-control"] == "no-store"
             assert "Authorization" in stream.headers["vary"]
         # A GET with a body is not one a browser sends: the whole application answers it.
-        with httpx.stream(
+        with http.stream(
             "GET", f"{api}{path}", headers=headers, content=b"{}", timeout=5
         ) as stream:
             assert stream.status_code == 200
             _assert_security_headers(stream)
-    head = httpx.head(f"{api}/api/rooms/ZZZZZZ/events")
+    head = http.head(f"{api}/api/rooms/ZZZZZZ/events")
     assert head.status_code == 404
     _assert_security_headers(head)
 
@@ -311,7 +312,7 @@ def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
 def test_seat_tokens_never_appear_in_the_room_state(api: str) -> None:
     players = table(api, 3)
     for p in players:
-        text = httpx.get(f"{api}/api/rooms/{p.code}", headers=p.headers).text
+        text = http.get(f"{api}/api/rooms/{p.code}", headers=p.headers).text
         assert all(q.token not in text for q in players)
 
 
@@ -328,21 +329,21 @@ def test_joins_are_rate_limited_per_client(make_server) -> None:  # type: ignore
     for name in NAMES[1:3]:
         join(api, second.code, name)
     before = table_of(api, second.code)
-    r = httpx.post(f"{api}/api/rooms/{second.code}/join", json={"name": "Zed"})
+    r = http.post(f"{api}/api/rooms/{second.code}/join", json={"name": "Zed"})
     assert_error(r, 429, code="rate_limited")
     assert table_of(api, second.code) == before
     # every attempt counts, good or bad, so guessing codes is as slow as joining
-    r = httpx.post(f"{api}/api/rooms/ZZZZZZ/join", json={"name": "Zed"})
+    r = http.post(f"{api}/api/rooms/ZZZZZZ/join", json={"name": "Zed"})
     assert_error(r, 429, code="rate_limited")
     # the limit is per client: another address (as a reverse proxy on this host reports it)
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{second.code}/join",
         json={"name": "Zed"},
         headers={"X-Forwarded-For": "203.0.113.7"},
     )
     assert r.status_code == 201, r.text
     # creating rooms has its own limit (2 here)
-    assert_error(httpx.post(f"{api}/api/rooms", json={"name": "Ada"}), 429, code="rate_limited")
+    assert_error(http.post(f"{api}/api/rooms", json={"name": "Ada"}), 429, code="rate_limited")
 
 
 # --- tokens and codes -------------------------------------------------------------------------
@@ -371,7 +372,7 @@ def test_tokens_are_long_and_random_and_codes_follow_the_contract(api: str) -> N
 def test_a_token_stands_for_its_own_seat_only(api: str) -> None:
     players: list[Player] = table(api, 3)
     # the token of seat 1 seats seat 1, whatever the request claims
-    r = httpx.post(
+    r = http.post(
         f"{api}/api/rooms/{players[0].code}/actions",
         json={"type": "settings", "decoys": 2},
         headers=players[1].headers,
@@ -428,7 +429,7 @@ def test_every_post_from_another_site_is_refused_before_anything_is_done(
     the check runs before the route does anything (the withdraw form deleted the
     request's cookie, leaving an allowed seat to no device)."""
     ada, bea, _ = table(api, 3)
-    claim = httpx.post(
+    claim = http.post(
         f"{api}/api/rooms/{ada.code}/claims",
         json={"seat": 1},
         headers={"X-Forwarded-For": f"198.18.{len(FROM)}.1"},  # seat requests are limited
@@ -447,7 +448,7 @@ def test_every_post_from_another_site_is_refused_before_anything_is_done(
         for kind, fields in POSTED[path].items()
         if isinstance(fields, dict)
     }
-    with httpx.Client(base_url=api, cookies=cookies, timeout=10) as client:
+    with http.Client(base_url=api, cookies=cookies, timeout=10) as client:
         r = client.post(path.format(code=ada.code), headers=foreign, **sent)  # type: ignore[arg-type]
     assert r.status_code == 403, f"{path}: {r.status_code} {r.text[:300]}"
     assert "set-cookie" not in r.headers, r.headers.get_list("set-cookie")

@@ -37,7 +37,7 @@ from app.web.state_schema import (
     StateEvent,
 )
 
-from ..kit import Player, Stream, clues_for, running, table, watch
+from ..kit import Player, Stream, clues_for, http, running, table, watch
 
 
 @dataclass(frozen=True)
@@ -62,7 +62,7 @@ class Game:
     """(phase, reader) pairs read: the phase as a client tells it (``checked`` for a
     clover's reveal), the reader as the state says (a player, the Spectator, a guesser,
     a player out of the game, a watcher, nobody)."""
-    _public: httpx.Client = field(default_factory=lambda: httpx.Client(timeout=10))
+    _public: httpx.Client = field(default_factory=lambda: http.Client(timeout=10))
 
     @property
     def code(self) -> str:
@@ -82,14 +82,14 @@ class Game:
         """The room as every reader sees it now, its history as a player and as nobody;
         the first player's state."""
         states = []
-        for who, http, headers in self.readers():
-            r = http.get(self.url(), headers=headers)
+        for who, client, headers in self.readers():
+            r = client.get(self.url(), headers=headers)
             assert r.status_code == 200, (who, r.text)
             self.served.append(Served("state", who, r.content))
             states.append(r.json())
             self.seen.add(_read_as(states[-1]))
-        for who, http, headers in [*list(self.readers())[:1], list(self.readers())[-1]]:
-            r = http.get(self.url("/history"), headers=headers)
+        for who, client, headers in [*list(self.readers())[:1], list(self.readers())[-1]]:
+            r = client.get(self.url("/history"), headers=headers)
             assert r.status_code == 200, (who, r.text)
             self.served.append(Served("history", who, r.content))
         return states[0]
@@ -107,8 +107,8 @@ class Game:
     def legends(self, **params: Any) -> dict[str, Any]:
         """The legends as nobody reads them, or a room's own as its first player does."""
         reader = self.players[0] if "room" in params else None
-        http, headers = (self._public, {}) if reader is None else (reader.http, reader.headers)
-        r = http.get(f"{self.api}/api/legends", params=params, headers=headers)
+        client, headers = (self._public, {}) if reader is None else (reader.http, reader.headers)
+        r = client.get(f"{self.api}/api/legends", params=params, headers=headers)
         assert r.status_code == 200, r.text
         self.served.append(
             Served("legends", "nobody" if reader is None else reader.name, r.content)
@@ -232,7 +232,7 @@ def play(api: str) -> Game:
     game.act(ada, "watchers_chat", on=True)
     game.act(gus, "say", text="Hello, table!")
     game.act(ada, "say", text="Welcome")
-    r = httpx.post(game.url("/claims"), json={"seat": 2})
+    r = http.post(game.url("/claims"), json={"seat": 2})
     assert r.status_code == 201, r.text
     claim = r.json()["claim"]
     game.look()
@@ -268,7 +268,7 @@ def play(api: str) -> Game:
     for who in ("Bea", "Gus", "nobody"):
         game.keep_events(streams[who], who, until="state")
     # Dot's seat moves to another device: Dot's stream ends with a `moved` event
-    r = httpx.post(game.url("/claims"), json={"seat": dot.seat}, headers={"User-Agent": "iPhone"})
+    r = http.post(game.url("/claims"), json={"seat": dot.seat}, headers={"User-Agent": "iPhone"})
     assert r.status_code == 201, r.text
     claimed = r.json()
     game.look()
@@ -383,7 +383,7 @@ def test_the_closed_sets_are_the_rules_own() -> None:
 
 
 def test_openapi_describes_every_field_of_what_the_room_answers(game: Game) -> None:
-    document = httpx.get(f"{game.api}/openapi.json").json()
+    document = http.get(f"{game.api}/openapi.json").json()
     paths = document["paths"]
     components = document["components"]["schemas"]
 
@@ -418,7 +418,7 @@ def test_openapi_describes_every_field_of_what_the_room_answers(game: Game) -> N
 def generated_client(api: str, folder: Path) -> Any:
     """The models datamodel-code-generator writes from the served /openapi.json, imported."""
     document = folder / "openapi.json"
-    document.write_bytes(httpx.get(f"{api}/openapi.json").content)
+    document.write_bytes(http.get(f"{api}/openapi.json").content)
     module = folder / "soclover_client.py"
     subprocess.run(
         [

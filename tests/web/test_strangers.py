@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..kit import Player, Server, assert_error, create, running
+from ..kit import Player, Server, assert_error, create, http, running
 from .routes import every_route
 
 UNKNOWN = "ZZZZZZ"
@@ -106,7 +106,7 @@ def asked(api: str, route: Route, code: str, headers: dict[str, str]) -> Iterato
     method, path, sent = route
     options = {k: v for k, v in sent.items() if k not in ("stream", "draws the code")}
     all_headers = {"Origin": api, **options.pop("headers", {}), **headers}
-    with httpx.Client(base_url=api, timeout=10) as client:
+    with http.Client(base_url=api, timeout=10) as client:
         request = client.build_request(method, path.format(c=code), headers=all_headers, **options)
         r = client.send(request, stream=True)
         try:
@@ -177,7 +177,7 @@ def test_an_action_without_a_seat_is_401_not_seated_whether_or_not_the_room_exis
     answer for an action without a seat is 401, so it is 401 for both."""
     host = create(api, "Ada")
     for code in (host.code, UNKNOWN):
-        r = httpx.post(
+        r = http.post(
             f"{api}/api/rooms/{code}/actions", json={"type": "say", "text": "x"}, headers=address()
         )
         assert_error(r, 401, code="not_seated")
@@ -209,15 +209,15 @@ def test_a_seated_players_requests_never_count_as_lookups(api: str) -> None:
     here = address()
     cookie = {"Cookie": f"soclover_{host.code}={host.token}", **here}
     for i in range(3 * LOOKUPS):
-        r = httpx.post(
+        r = http.post(
             f"{api}/api/rooms/{host.code}/actions",
             json={"type": "say", "text": f"line {i}"},
             headers={**host.headers, **here},
         )
         assert r.status_code == 200, r.text
         for path in ("/r/{c}/history", "/r/{c}", "/r/{c}/seat", "/r/{c}/invite.svg"):
-            assert httpx.get(f"{api}{path.format(c=host.code)}", headers=cookie).status_code == 200
-        r = httpx.post(
+            assert http.get(f"{api}{path.format(c=host.code)}", headers=cookie).status_code == 200
+        r = http.post(
             f"{api}/r/{host.code}/act",
             data={"type": "say", "text": f"page {i}"},
             headers={**cookie, "Origin": api, "HX-Request": "true"},
@@ -225,7 +225,7 @@ def test_a_seated_players_requests_never_count_as_lookups(api: str) -> None:
         assert r.status_code == 204, r.text
     # the address's lookups are all still there for someone without a seat
     for _ in range(LOOKUPS):
-        r = httpx.post(
+        r = http.post(
             f"{api}/api/rooms/{UNKNOWN}/actions", json={"type": "say", "text": "x"}, headers=here
         )
         assert_error(r, 401, code="not_seated")

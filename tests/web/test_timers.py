@@ -13,10 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
-from ..kit import Player, Server, public, room_when, spectator_of, table, table_of
+from ..kit import Player, Server, http, public, room_when, spectator_of, table, table_of
 from ..kit.players import clues_for, create, join
 
 
@@ -335,7 +334,7 @@ def test_the_room_page_says_the_servers_time_as_it_leaves(
     host = create(timed_server.url, "<server-now>")
     join(timed_server.url, host.code, "Bea")
     before = (time.time() + 3600) * 1000
-    page = httpx.get(
+    page = http.get(
         f"{timed_server.url}/r/{host.code}", cookies={f"soclover_{host.code}": host.token}
     )
     after = (time.time() + 3600) * 1000

@@ -14,6 +14,7 @@ from ..kit import (
     Stream,
     assert_error,
     create,
+    http,
     join,
     public,
     room_when,
@@ -50,7 +51,7 @@ def page_headers(api: str, who: Player) -> dict[str, str]:
 
 def test_anyone_with_the_link_watches_under_a_name_and_sees_what_a_guesser_sees(api: str) -> None:
     ada, bea, cy = table(api, 3)
-    r = httpx.post(f"{api}/api/rooms/{ada.code.lower()}/watch", json={"name": "  Gus  "})
+    r = http.post(f"{api}/api/rooms/{ada.code.lower()}/watch", json={"name": "  Gus  "})
     assert r.status_code == 201, r.text
     body = r.json()
     assert set(body) == {"code", "token", "watcher"} and body["code"] == ada.code
@@ -86,7 +87,7 @@ def test_a_watchers_lines_are_marked_and_the_host_turns_their_chat_off_and_on(ap
     assert not gus.state()["can"]["say"]
     bea.act("say", text="players still talk")
     # the page's chat form is gone for the watcher, said why
-    page = httpx.get(f"{api}/r/{ada.code}", headers=page_headers(api, gus)).text
+    page = http.get(f"{api}/r/{ada.code}", headers=page_headers(api, gus)).text
     assert "turned the watchers' chat off" in page and 'name="text"' not in page
     ada.act("watchers_chat", on=True)
     gus.act("say", text="thanks")
@@ -98,7 +99,7 @@ def test_a_watchers_lines_are_marked_and_the_host_turns_their_chat_off_and_on(ap
         ("thanks", True),
     ]
     # on every page, a watcher's line carries its mark
-    page = httpx.get(f"{api}/r/{ada.code}", headers=page_headers(api, bea)).text
+    page = http.get(f"{api}/r/{ada.code}", headers=page_headers(api, bea)).text
     assert page.count('class="by-watcher"') == 2 and "watcher-tag" in page
 
 
@@ -172,7 +173,7 @@ def test_a_watchers_name_is_refused_as_a_seats_would_be(
 ) -> None:
     ada = create(api, "Ada")
     watch(api, ada.code, "Gus")
-    r = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": name})
+    r = http.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": name})
     assert_error(r, status, code=code)
     assert [w["name"] for w in ada.state()["watchers"]] == ["Gus"]
 
@@ -181,10 +182,10 @@ def test_bad_watch_requests_are_4xx(api: str) -> None:
     ada = create(api, "Ada")
     watch(api, ada.code, "Gus")
     for body in ({}, {"name": 3}, {"name": "Hal", "seat": 1}, {"name": "x" * 101}):
-        assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", json=body), 422)
-    assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/watch", content=b"{"), 422)
-    assert_error(httpx.post(f"{api}/api/rooms/ZZZZZZ/watch", json={"name": "Hal"}), 404)
-    assert_error(httpx.post(f"{api}/api/rooms/no!/watch", json={"name": "Hal"}), 404)
+        assert_error(http.post(f"{api}/api/rooms/{ada.code}/watch", json=body), 422)
+    assert_error(http.post(f"{api}/api/rooms/{ada.code}/watch", content=b"{"), 422)
+    assert_error(http.post(f"{api}/api/rooms/ZZZZZZ/watch", json={"name": "Hal"}), 404)
+    assert_error(http.post(f"{api}/api/rooms/no!/watch", json={"name": "Hal"}), 404)
 
 
 def test_a_watcher_who_leaves_loses_the_room_and_their_token_with_it(api: str) -> None:
@@ -193,10 +194,10 @@ def test_a_watcher_who_leaves_loses_the_room_and_their_token_with_it(api: str) -
     gus.act("leave")
     assert public(api, ada.code)["watchers"] == []
     assert_error(gus.post("say", text="hello?"), 401)
-    r = httpx.get(f"{api}/api/rooms/{ada.code}", headers=gus.headers)
+    r = http.get(f"{api}/api/rooms/{ada.code}", headers=gus.headers)
     assert r.json()["you"] is None
     # someone without a seat or a watcher's token sends nothing
-    assert_error(httpx.post(f"{api}/api/rooms/{ada.code}/actions", json={"type": "sit"}), 401)
+    assert_error(http.post(f"{api}/api/rooms/{ada.code}/actions", json={"type": "sit"}), 401)
 
 
 def test_an_open_stream_keeps_a_watcher_shown_here(api: str) -> None:
@@ -266,10 +267,10 @@ def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait(
             api, ada.code, lambda s: all(w["present"] for w in s["watchers"]), what="all 50 here"
         )
         assert not public(api, ada.code)["can"]["watch"]
-        late = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Late"})
+        late = http.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Late"})
         assert "as many watchers" in assert_error(late, 409, code="watchers_full")["message"]
         # the join page says so rather than offering a form that would be refused
-        page = httpx.get(f"{api}/r/{ada.code}").text
+        page = http.get(f"{api}/r/{ada.code}").text
         assert 'formaction="/r/' not in page
         streams[0].close()
         room_when(api, ada.code, lambda s: not s["watchers"][0]["present"], what="W0 away")
@@ -318,14 +319,14 @@ def test_a_player_out_of_a_game_watches_the_next_with_the_same_token(api: str) -
 
 def test_the_join_page_offers_to_watch_and_the_form_sets_the_watchers_cookie(api: str) -> None:
     ada = create(api, "Ada")
-    page = httpx.get(f"{api}/r/{ada.code}").text
+    page = http.get(f"{api}/r/{ada.code}").text
     assert f'formaction="/r/{ada.code}/watch"' in page and "Take a seat" in page
-    r = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": "Gus"}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{ada.code}/watch", data={"name": "Gus"}, headers={"Origin": api})
     assert r.status_code == 303 and r.headers["location"] == f"/r/{ada.code}"
     token = r.cookies[f"soclover_{ada.code}"]
     gus = Player(api, ada.code, token, -1, "Gus")
     room_when(api, ada.code, lambda s: s["watchers"][0]["present"], what="Gus shown here")
-    room = httpx.get(f"{api}/r/{ada.code}", cookies={f"soclover_{ada.code}": token}).text
+    room = http.get(f"{api}/r/{ada.code}", cookies={f"soclover_{ada.code}": token}).text
     assert 'id="watching-bar"' in room and 'value="sit"' in room and "Stop watching" in room
     assert "Leave the room" not in room and "Play on another device" not in room
     assert "Watching 1:" in room and 'data-me="' in room
@@ -335,13 +336,11 @@ def test_the_join_page_offers_to_watch_and_the_form_sets_the_watchers_cookie(api
 def test_during_a_game_the_join_page_offers_to_watch_it(api: str) -> None:
     players = table(api, 3)
     players[0].act("start")
-    page = httpx.get(f"{api}/r/{players[0].code}").text
+    page = http.get(f"{api}/r/{players[0].code}").text
     assert "Watch this game" in page and f'action="/r/{players[0].code}/watch"' in page
-    r = httpx.post(
-        f"{api}/r/{players[0].code}/watch", data={"name": "Gus"}, headers={"Origin": api}
-    )
+    r = http.post(f"{api}/r/{players[0].code}/watch", data={"name": "Gus"}, headers={"Origin": api})
     cookie = {f"soclover_{players[0].code}": r.cookies[f"soclover_{players[0].code}"]}
-    room = httpx.get(f"{api}/r/{players[0].code}", cookies=cookie).text
+    room = http.get(f"{api}/r/{players[0].code}", cookies=cookie).text
     assert 'id="watching-bar"' in room and 'value="sit"' not in room
     assert 'value="clues"' not in room  # no clover, no clue form
 
@@ -351,7 +350,7 @@ def test_during_a_game_the_join_page_offers_to_watch_it(api: str) -> None:
 )
 def test_a_refused_watch_form_says_why_and_keeps_the_name(api: str, name: str, status: int) -> None:
     ada = create(api, "Ada")
-    r = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
+    r = http.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
     assert r.status_code == status
     assert 'class="error"' in r.text and f'value="{name[:200]}"' in r.text
     assert "set-cookie" not in r.headers
@@ -359,7 +358,7 @@ def test_a_refused_watch_form_says_why_and_keeps_the_name(api: str, name: str, s
 
 def test_the_watch_form_from_another_site_is_refused(api: str) -> None:
     ada = create(api, "Ada")
-    r = httpx.post(
+    r = http.post(
         f"{api}/r/{ada.code}/watch", data={"name": "Gus"}, headers={"Origin": "https://evil.test"}
     )
     assert r.status_code == 403 and "set-cookie" not in r.headers
@@ -370,23 +369,21 @@ def test_watchers_sit_and_leave_from_the_page(api: str) -> None:
     ada = create(api, "Ada")
     gus = watch(api, ada.code, "Gus")
     hal = watch(api, ada.code, "Hal")
-    r = httpx.post(f"{api}/r/{ada.code}/act", data={"type": "sit"}, headers=page_headers(api, gus))
+    r = http.post(f"{api}/r/{ada.code}/act", data={"type": "sit"}, headers=page_headers(api, gus))
     assert r.status_code == 204 and r.headers.get("hx-refresh") == "true"
-    r = httpx.post(
-        f"{api}/r/{ada.code}/act", data={"type": "leave"}, headers=page_headers(api, hal)
-    )
+    r = http.post(f"{api}/r/{ada.code}/act", data={"type": "leave"}, headers=page_headers(api, hal))
     assert r.status_code == 204 and r.headers["hx-redirect"] == f"/?left={ada.code}"
     state = public(api, ada.code)
     assert [p["name"] for p in state["players"]] == ["Ada", "Gus"] and state["watchers"] == []
     # the host's switch, from the page
     watch(api, ada.code, "Ivy")
-    r = httpx.post(
+    r = http.post(
         f"{api}/r/{ada.code}/act",
         data={"type": "watchers_chat", "on": "false"},
         headers=page_headers(api, ada),
     )
     assert r.status_code == 204 and public(api, ada.code)["watchers_chat"] is False
-    r = httpx.post(
+    r = http.post(
         f"{api}/r/{ada.code}/act",
         data={"type": "place", "card": "x", "spot": "0"},
         headers=page_headers(api, watch(api, ada.code, "Jo")),
@@ -410,7 +407,7 @@ def test_a_watchers_lines_in_a_game_leave_its_history_whole(api: str) -> None:
     gus.act("say", text="well done")
     holder.act("lock")
     for reader in (gus, ada):
-        r = httpx.get(f"{api}/api/rooms/{ada.code}/history", headers=reader.headers)
+        r = http.get(f"{api}/api/rooms/{ada.code}/history", headers=reader.headers)
         assert r.status_code == 200
         (clover,) = r.json()["clovers"]
         assert clover["score"] == 6
@@ -427,9 +424,9 @@ def test_watching_and_a_watchers_chat_are_rate_limited_as_a_seats_are(
     ada = create(api, "Ada")
     gus = watch(api, ada.code, "Gus")
     watch(api, ada.code, "Hal")
-    late = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Ivy"})
+    late = http.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "Ivy"})
     assert_error(late, 429, code="rate_limited")
-    page = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": "Ivy"}, headers={"Origin": api})
+    page = http.post(f"{api}/r/{ada.code}/watch", data={"name": "Ivy"}, headers={"Origin": api})
     assert page.status_code == 429 and "Too many tries" in page.text
     gus.act("say", text="one")
     gus.act("say", text="two")
@@ -447,19 +444,19 @@ def test_the_spectators_browser_cannot_watch_under_another_name(api: str) -> Non
     start_and_write_clues(players)
     spectator = players[players[0].state()["resolution"]["spectator"]]
     code = spectator.code
-    by_token = httpx.post(
+    by_token = http.post(
         f"{api}/api/rooms/{code}/watch", json={"name": "Ghost"}, headers=spectator.headers
     )
     assert "set-cookie" not in by_token.headers
     error = assert_error(by_token, 409, code="already_seated")
     assert "already have a seat" in error["message"]
-    by_cookie = httpx.post(
+    by_cookie = http.post(
         f"{api}/api/rooms/{code}/watch",
         json={"name": "Ghost"},
         headers=page_headers(api, spectator),
     )
     assert_error(by_cookie, 409, code="already_seated")
-    form = httpx.post(
+    form = http.post(
         f"{api}/r/{code}/watch",
         data={"name": "Ghost"},
         headers={"Origin": api, "Cookie": f"soclover_{code}={spectator.token}"},
@@ -470,7 +467,7 @@ def test_the_spectators_browser_cannot_watch_under_another_name(api: str) -> Non
     spectator.refused(403, "spectator_silent", "say", text="psst, top left")
     # a watcher's device does not watch twice either
     gus = watch(api, code, "Gus")
-    again = httpx.post(f"{api}/api/rooms/{code}/watch", json={"name": "Hal"}, headers=gus.headers)
+    again = http.post(f"{api}/api/rooms/{code}/watch", json={"name": "Hal"}, headers=gus.headers)
     assert_error(again, 409, code="already_watching")
     assert [w["name"] for w in public(api, code)["watchers"]] == ["Gus"]
 
@@ -483,7 +480,7 @@ def test_seventy_at_once_fifty_watch_and_every_token_given_opens_the_room(api: s
     host = create(api, "Ada")
 
     def one(n: int) -> httpx.Response:
-        return httpx.post(f"{api}/api/rooms/{host.code}/watch", json={"name": f"W{n}"}, timeout=30)
+        return http.post(f"{api}/api/rooms/{host.code}/watch", json={"name": f"W{n}"}, timeout=30)
 
     with ThreadPoolExecutor(max_workers=35) as pool:
         answers = list(pool.map(one, range(70)))
@@ -494,7 +491,7 @@ def test_seventy_at_once_fifty_watch_and_every_token_given_opens_the_room(api: s
             error = assert_error(r, 409, code="watchers_full")
             assert "try again later" in error["message"]
     for token in given:
-        seen = httpx.get(
+        seen = http.get(
             f"{api}/api/rooms/{host.code}", headers={"Authorization": f"Bearer {token}"}
         )
         assert seen.json()["you"] == {"seat": None, "host": False, "watcher": True}
@@ -515,7 +512,7 @@ def test_a_player_takes_the_name_a_watcher_took_first(api: str) -> None:
     line = squatter.act("say", text="still here")["chat"][-1]
     assert (line["name"], line["watcher"]) == ("Bea (2)", True)
     # and never takes a player's name back
-    r = httpx.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "BEA"})
+    r = http.post(f"{api}/api/rooms/{ada.code}/watch", json={"name": "BEA"})
     assert_error(r, 422, code="name_taken")
 
 
@@ -525,14 +522,14 @@ def test_a_player_takes_the_name_a_watcher_took_first(api: str) -> None:
 def test_a_name_that_passes_for_the_tables_staff_is_refused_everywhere(api: str, name: str) -> None:
     ada = create(api, "Ada")
     for path in ("/api/rooms", f"/api/rooms/{ada.code}/join", f"/api/rooms/{ada.code}/watch"):
-        r = httpx.post(f"{api}{path}", json={"name": name})
+        r = http.post(f"{api}{path}", json={"name": name})
         error = assert_error(r, 422, code="reserved_name")
         assert "could pass for the people who run this table" in error["message"]
-    french = httpx.post(
+    french = http.post(
         f"{api}/api/rooms/{ada.code}/watch", json={"name": name}, headers={"Accept-Language": "fr"}
     )
     assert "could pass" not in assert_error(french, 422, code="reserved_name")["message"]
-    form = httpx.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
+    form = http.post(f"{api}/r/{ada.code}/watch", data={"name": name}, headers={"Origin": api})
     assert form.status_code == 422 and "could pass for the people who run this table" in form.text
     state = ada.state()
     assert [p["name"] for p in state["players"]] == ["Ada"] and state["watchers"] == []

@@ -19,6 +19,7 @@ from ..kit import (
     Server,
     Stream,
     create,
+    http,
     join,
     solution,
     spectator_of,
@@ -83,7 +84,7 @@ def test_a_whole_game_across_two_workers_every_stream_sees_every_change_once(two
     finally:
         for s in streams:
             s.close()
-    legends = httpx.get(
+    legends = http.get(
         f"{two[1].url}/api/legends", params={"room": players[0].code}, headers=players[1].headers
     ).json()
     assert [g["score"] for g in legends["legends"]] == [24]
@@ -96,7 +97,7 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
     team = [p for p in players if p.seat != spectator]
     before = players[0].state()
     cards = [c["card"] for c in before["resolution"]["pool"]]
-    http = httpx.Client(timeout=30, limits=httpx.Limits(max_connections=24))
+    client = http.Client(timeout=30, limits=httpx.Limits(max_connections=24))
 
     def fire(i: int) -> int:
         p = team[i % len(team)]
@@ -105,11 +106,11 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
             {"type": "remove", "spot": (i * 3) % 4},
             {"type": "rotate", "spot": i % 4, "turns": 1},
         ][i % 3]
-        r = http.post(f"{p.base}/api/rooms/{p.code}/actions", json=body, headers=p.headers)
+        r = client.post(f"{p.base}/api/rooms/{p.code}/actions", json=body, headers=p.headers)
         assert r.status_code in (200, 409), r.text
         return r.json()["seq"] if r.status_code == 200 else None
 
-    with http, ThreadPoolExecutor(max_workers=16) as pool:
+    with client, ThreadPoolExecutor(max_workers=16) as pool:
         answers = list(pool.map(fire, range(200)))
     after = players[1].state()
     accepted = [seq for seq in answers if seq is not None]
@@ -123,7 +124,7 @@ def test_conflicting_moves_through_both_workers_leave_a_consistent_board(two):
     me = players[0]
     views = wait_for(
         lambda: [
-            httpx.get(f"{server.url}/api/rooms/{me.code}", headers=me.headers).json()
+            http.get(f"{server.url}/api/rooms/{me.code}", headers=me.headers).json()
             for server in two
         ],
         lambda views: views[0]["seq"] == views[1]["seq"] >= after["seq"],
@@ -185,7 +186,7 @@ def test_presence_is_shared_a_stream_on_one_worker_shows_on_the_other(make_serve
     assert on_b.base == b.url and on_a.base == a.url
 
     def seen_on_a() -> dict:
-        return httpx.get(f"{a.url}/api/rooms/{on_b.code}").json()
+        return http.get(f"{a.url}/api/rooms/{on_b.code}").json()
 
     s = stream_of(on_b)
     try:
@@ -213,7 +214,7 @@ def test_rate_limits_count_across_workers(make_server):
     b = make_server(process=True, SOCLOVER_JOIN_RATE_PER_MINUTE="4")
     host = create(a.url, "Ada")
     statuses = [
-        httpx.post(
+        http.post(
             f"{(a, b)[i % 2].url}/api/rooms/{host.code}/join", json={"name": f"P{i}"}
         ).status_code
         for i in range(6)
@@ -232,7 +233,7 @@ def test_workers_starting_at_once_migrate_once(tmp_path, database_url):
             versions = conn.execute("SELECT version_num FROM alembic_version").fetchall()
         assert versions == [(head(),)]
         host = create(started[0].url, "Ada")
-        assert httpx.get(f"{started[2].url}/api/rooms/{host.code}").status_code == 200
+        assert http.get(f"{started[2].url}/api/rooms/{host.code}").status_code == 200
     finally:
         for server in servers:
             server.stop()
@@ -245,17 +246,17 @@ def test_a_seat_moved_on_one_worker_is_moved_on_the_other(two):
     players = spread(two, 3)
     ada, bea = players[0], players[1]  # Ada on a, Bea on b
     assert ada.state()["you"]["seat"] == 0 and bea.state()["you"]["seat"] == 1
-    asked = httpx.post(f"{a.url}/api/rooms/{ada.code}/claims", json={"seat": 1}).json()
+    asked = http.post(f"{a.url}/api/rooms/{ada.code}/claims", json={"seat": 1}).json()
     wait_for(lambda: bea.state()["claims"], bool, what="the claim seen on the other worker")
     bea.act("allow", claim=asked["claim"])  # on b, by Bea herself
     for server in (a, b):
-        claim = httpx.get(
+        claim = http.get(
             f"{server.url}/api/rooms/{ada.code}/claims/{asked['claim']}",
             headers={"Authorization": f"Bearer {asked['token']}"},
         )
         wait_for(
             lambda url=server.url: (
-                httpx.post(
+                http.post(
                     f"{url}/api/rooms/{ada.code}/actions",
                     json={"type": "say", "text": "me?"},
                     headers={"Authorization": f"Bearer {bea.token}"},
