@@ -272,7 +272,7 @@ def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: st
             _assert_security_headers(stream)
             assert stream.headers["cache-control"] == "no-store"
             assert "Authorization" in stream.headers["vary"]
-        # A GET with a body is not one a browser sends: the whole application answers it.
+        # A GET with a body is not one a browser sends: opened all the same, same headers.
         with http.stream(
             "GET", f"{api}{path}", headers=headers, content=b"{}", timeout=5
         ) as stream:
