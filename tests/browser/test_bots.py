@@ -153,7 +153,10 @@ def _lay_any(guessing: list[Player]) -> None:
 def _play_out(people: list[Player], guessing: list[Player], bot_watches: bool) -> None:
     """The people guessing agree with each full board (each try) until the reveal; on
     the bot's own clover they lay the cards too (the bot, its Spectator, stays silent)."""
-    deadline = time.monotonic() + 60
+    # A guard against a game that stops, not a wait: on the bot's own tries it lets the
+    # people lay first for a while, then lays one card at a time, twice on a wrong try,
+    # which on a loaded machine took over a minute.
+    deadline = time.monotonic() + 150
     while not all(p.page.locator(".reveal").count() for p in people):
         res = guessing[0].state()["resolution"]
         if bot_watches and not res["full"] and not res["checked"]:
