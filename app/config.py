@@ -107,6 +107,13 @@ class Settings(BaseSettings):
         "the proxy's client, not the proxy), or everyone. Refused, it is a 404.",
     )
 
+    opentelemetry: bool = Field(
+        default=False,
+        description="Let FastAPI trace requests and record their metrics and logs with "
+        "OpenTelemetry, through the providers this process has set up (such as "
+        "opentelemetry-instrument's). Off, no request asks whether any is set up.",
+    )
+
     @field_validator("metrics", mode="before")
     @classmethod
     def _metrics(cls, value: object) -> object:

@@ -13,6 +13,7 @@ from datetime import timedelta
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.telemetry import TelemetryConfig
 from starlette.types import ASGIApp
 
 from app.bots import LANGUAGES as BOT_LANGUAGES
@@ -187,6 +188,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # FastAPI's own /docs and /redoc load from a CDN: app.web.api_docs serves /docs.
         docs_url=None,
         redoc_url=None,
+        # FastAPI's own OpenTelemetry, on request: otherwise every request would ask
+        # the global providers whether any is set up (docs/performance.md, "Routes
+        # written once"). The table's own numbers are at /metrics.
+        telemetry=None if settings.opentelemetry else NO_TELEMETRY,
     )
     app.state.settings = settings
     app.state.decks = load_configured_decks(settings)
@@ -198,7 +203,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CompressPages, minimum_size=800)
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
-    # The API first: its action route is the one matched most.
+    # The action route first: the one matched most; then the rest of the API.
+    api.add_action_route(app)
     app.include_router(api.router)
     # The live streams: plain routes of the router, opened ahead of the middleware
     # (TableApp); the router answers what they do not match (another method).
@@ -223,6 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
 
 LIVE_STREAMS = (events.ROUTE, live.ROUTE)
+
+NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 class TableApp(FastAPI):
