@@ -56,7 +56,10 @@ def shared_server(
 ) -> Iterator[Server]:
     """One server on a fresh database for a whole module whose tests each play in rooms
     of their own, and read nothing server-wide (legends, metrics, limits). A module
-    opts in by overriding ``api`` at module scope with its URL; a test of the module that
-    needs a database or settings of its own still takes ``make_server``."""
-    with running(tmp_path_factory.mktemp(request.module.__name__.rsplit(".")[-1]), **SHARED) as s:
+    opts in by overriding ``api`` at module scope with its URL, and may name settings of
+    its server in ``SHARED_SERVER_SETTINGS``; a test of the module that needs a database
+    or settings of its own still takes ``make_server``."""
+    folder = tmp_path_factory.mktemp(request.module.__name__.rsplit(".")[-1])
+    settings = {**SHARED, **getattr(request.module, "SHARED_SERVER_SETTINGS", {})}
+    with running(folder, **settings) as s:
         yield s

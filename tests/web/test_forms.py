@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -21,7 +20,6 @@ from ..kit import (
     http,
     join,
     public,
-    running,
     start_and_write_clues,
     table,
     table_of,
@@ -29,18 +27,9 @@ from ..kit import (
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("forms"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-    ) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def browser(api: str) -> httpx.Client:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,7 +20,6 @@ from ..kit import (
     clues_for,
     create,
     http,
-    running,
     solution,
     spectator_of,
     start_and_write_clues,
@@ -30,18 +29,9 @@ from .test_games import lock_holder, place_all, turned
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("history"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-    ) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def history(player: Player) -> dict[str, Any]:

@@ -5,10 +5,13 @@ whom ``SOCLOVER_METRICS`` allows, and a 404 like any unknown address to anyone e
 Most of it runs in process, through Starlette's client with the client address set
 (``client=``), as uvicorn sets it; the open streams and ``X-Forwarded-For`` need a
 real server (an in-process transport does not stream, and uvicorn reads the header).
+FastAPI's own OpenTelemetry tracing is off unless ``SOCLOVER_OPENTELEMETRY`` asks for it.
 """
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -272,3 +275,57 @@ def test_behind_a_local_proxy_the_proxys_client_is_judged(
     # trusted, the last address before the trusted proxy is.
     spoofed = http.get(f"{base}/metrics", headers={"X-Forwarded-For": f"127.0.0.1, {AWAY[0]}"})
     assert spoofed.status_code == 404
+
+
+SPANS_OF_A_REQUEST = """
+import sys
+from pathlib import Path
+
+from opentelemetry import trace
+from starlette.testclient import TestClient
+
+from app.config import Settings
+from app.main import create_app
+
+started = []
+
+
+class Tracer(trace.NoOpTracer):
+    def start_span(self, name, *args, **kwargs):
+        started.append(name)
+        return super().start_span(name, *args, **kwargs)
+
+
+class Provider(trace.TracerProvider):
+    def get_tracer(self, *args, **kwargs):
+        return Tracer()
+
+
+trace.set_tracer_provider(Provider())
+folder = Path(sys.argv[1])
+settings = Settings(
+    database_url=f"sqlite:///{folder / 'soclover.sqlite3'}",
+    bots=False,
+    opentelemetry=sys.argv[2] == "on",
+)
+assert TestClient(create_app(settings)).get("/healthz").status_code == 200
+print(len(started))
+"""
+"""A process whose OpenTelemetry tracer provider is set up (as opentelemetry-instrument
+sets one up) asks for one page, and prints how many spans FastAPI started. A process
+of its own: the tracer provider is set once for a process."""
+
+
+@pytest.mark.parametrize(("setting", "traced"), [("on", True), ("off", False)])
+def test_fastapi_traces_requests_only_when_asked_to(
+    tmp_path: Path, setting: str, traced: bool
+) -> None:
+    ran = subprocess.run(
+        [sys.executable, "-c", SPANS_OF_A_REQUEST, str(tmp_path), setting],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert (int(ran.stdout.split()[-1]) > 0) is traced

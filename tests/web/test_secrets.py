@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 
@@ -26,7 +26,6 @@ from ..kit import (
     http,
     join,
     room_when,
-    running,
     solution,
     start_and_write_clues,
     table,
@@ -36,18 +35,9 @@ from ..kit import (
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("secrets"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-    ) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def cookie(player: Player) -> dict[str, str]:

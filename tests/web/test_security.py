@@ -18,7 +18,6 @@ from ..kit import (
     http,
     join,
     public,
-    running,
     table,
     table_of,
 )
@@ -28,18 +27,9 @@ TOKEN = re.compile(r"^[A-Za-z0-9_-]{22,}$")  # url-safe base64: 22 chars carry 1
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("security"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-    ) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def seat_cookie(r: httpx.Response, code: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ..kit import Player, Server, assert_error, create, http, running
+from ..kit import Player, Server, assert_error, create, http
 from .routes import every_route
 
 UNKNOWN = "ZZZZZZ"
@@ -74,20 +74,14 @@ INVITATIONS: dict[str, Route] = {
 EVERY_ROUTE = {**SEAT_ONLY, **INVITATIONS}
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("strangers"),
-        SOCLOVER_LOOKUP_RATE_PER_MINUTE=str(LOOKUPS),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-    ) as server:
-        yield server
+SHARED_SERVER_SETTINGS = {"SOCLOVER_LOOKUP_RATE_PER_MINUTE": str(LOOKUPS)}
+"""A low lookup limit, which each test meets from addresses of its own (``address``)."""
 
 
 @pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 ADDRESSES = iter(range(1, 60000))
