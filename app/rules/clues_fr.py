@@ -245,8 +245,10 @@ def _written(text: str) -> str:
     return _ELISION.sub("", lowered.strip().translate(_SPELLING), count=1)
 
 
+@lru_cache(maxsize=16384)
 def _key(word: str) -> str:
-    """The comparison key: no case, no accents (see :func:`app.rules.clues.fold`)."""
+    """The comparison key: no case, no accents (see :func:`app.rules.clues.fold`).
+    Kept: a check asks it of the same few words some twenty times."""
     return fold(word).translate(_SPELLING)
 
 
@@ -559,6 +561,9 @@ def _ending_fits(word: str, base: str, stem: str, ending: str) -> bool:
     return made <= made_from - rarer if rarer else True
 
 
+_PREFIXES = frozenset({*VERB_PREFIXES, *NOUN_PREFIXES, *NEGATIVE_PREFIXES})
+
+
 def _prefixed(word: str, base: str) -> bool:
     """Whether ``word`` is ``base``, or a word made from it, behind a prefix.
 
@@ -568,10 +573,10 @@ def _prefixed(word: str, base: str) -> bool:
     becomes far rarer (``surnom``, ``préhistoire``; not ``repas``, ``parade``).
     """
     key, base_key = _key(word), _key(base)
-    for prefix in {*VERB_PREFIXES, *NOUN_PREFIXES, *NEGATIVE_PREFIXES}:
-        rest = word[len(prefix) :]
-        if not key.startswith(prefix) or len(rest) < 3:
+    for prefix in _PREFIXES:
+        if not key.startswith(prefix) or len(word) - len(prefix) < 3:
             continue
+        rest = word[len(prefix) :]
         rest_key = _key(rest)
         same = rest_key == base_key or _key(_lemma(rest)) == _key(_lemma(base))
         if not same and not _suffixed(rest, base):
