@@ -72,22 +72,18 @@ async def post_action(
     return Response(answer, media_type="application/json")
 
 
-ACTIONS_PATH = "/api/rooms/{code}/actions"
-
-
 def add_action_route(app: FastAPI) -> None:
     """Declare the action route on the application's own router, ahead of every
     included router: what the server matches most is matched first, and once (a
     route of an included router is matched by the router, then again by the route
-    chosen; docs/performance.md, "Routes written once"). Called before the
-    rest of the API is included; documented with it, under the same tag, behind the
-    same dependency."""
+    chosen; docs/performance.md, "Routes written once"). Called before the rest of
+    the API is included; its prefix, tags and dependency are the API router's own."""
     app.router.add_api_route(
-        ACTIONS_PATH,
+        f"{router.prefix}/rooms/{{code}}/actions",
         post_action,
         methods=["POST"],
-        tags=["api"],
-        dependencies=[SameOriginUnlessBearer],
+        tags=list(router.tags),
+        dependencies=list(router.dependencies),
         response_model=ActionOut,
         responses=ROOM_ERRORS,
         route_class_override=ActionRoute,

@@ -103,9 +103,9 @@ PER_SEAT_VARY = ("cookie", "authorization", "accept-language")
 """What a page or an answer depends on: the seat, and the interface language."""
 
 
-PER_SEAT_VARY_HEADER = (b"vary", ", ".join(name.title() for name in PER_SEAT_VARY).encode())
-PER_SEAT_CACHED = [PER_SEAT_VARY_HEADER]
-PER_SEAT_NOT_STORED = [(b"cache-control", b"no-store"), PER_SEAT_VARY_HEADER]
+_PER_SEAT_VARY_HEADER = (b"vary", ", ".join(name.title() for name in PER_SEAT_VARY).encode())
+_PER_SEAT_CACHED = [_PER_SEAT_VARY_HEADER]
+_PER_SEAT_NOT_STORED = [(b"cache-control", b"no-store"), _PER_SEAT_VARY_HEADER]
 
 
 def _per_seat(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
@@ -113,7 +113,7 @@ def _per_seat(headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     seat and the language."""
     names = {name.lower() for name, _ in headers}
     if b"vary" not in names:  # nearly every response: nothing to merge
-        return headers + (PER_SEAT_CACHED if b"cache-control" in names else PER_SEAT_NOT_STORED)
+        return headers + (_PER_SEAT_CACHED if b"cache-control" in names else _PER_SEAT_NOT_STORED)
     if b"cache-control" not in names:
         headers.append((b"cache-control", b"no-store"))
     vary = [v.decode("latin-1") for name, v in headers if name.lower() == b"vary"]
