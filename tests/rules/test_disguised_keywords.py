@@ -243,14 +243,48 @@ def test_a_word_spelled_like_a_feminine_is_no_form(clue: str, keyword: str) -> N
 def test_no_french_keyword_is_the_feminine_of_another() -> None:
     """A player's eight keywords never refuse each other as a feminine."""
     words = deck_words("fr")
-    for keyword in words:
-        for other in words:
-            if other != keyword:
-                verdict = check_clue_in("fr", other, [keyword])
-                assert verdict.error is None or verdict.error.code != "keyword_form", (
-                    other,
-                    keyword,
-                )
+    for clue in words:
+        forms = keywords_taken_as_forms(clue, [word for word in words if word != clue])
+        assert not forms, (clue, forms)
+
+
+def keywords_taken_as_forms(clue: str, keywords: list[str]) -> list[str]:
+    """Each of ``keywords`` that, alone, refuses ``clue`` as one of its forms.
+
+    Asked of all the keywords at once and again without each keyword the checker
+    names: the checker stops at the first refusal, so a keyword refused for
+    another reason (the same word, a look-alike) is set aside, and what is left
+    is asked again. It gives what asking keyword by keyword gives, with the
+    clue's own readings worked out once a round rather than once a keyword."""
+    found: list[str] = []
+    left = list(keywords)
+    while left:
+        error = check_clue_in("fr", clue, left).error
+        if error is None or error.keyword is None:
+            break
+        if error.code == "keyword_form":
+            found.append(error.keyword)
+        left = [keyword for keyword in left if keyword != error.keyword]
+    return found
+
+
+def test_keywords_taken_as_forms_answers_as_one_keyword_at_a_time() -> None:
+    """The helper above, against the checker asked keyword by keyword, on keywords
+    that refuse the clue for each reason and on some that let it pass."""
+    # "Chât" refuses "Chat" as the keyword itself, ahead of the two forms behind it.
+    keywords = ["Chât", "Chat", "Chatte", "Chats", "Chien", "Maison", "Lune"]
+    for clue in ["Chat", "Chatte", "Chiens", "Maisons", "Soleil"]:
+        alone = [
+            keyword
+            for keyword in keywords
+            if keyword != clue
+            and (error := check_clue_in("fr", clue, [keyword]).error) is not None
+            and error.code == "keyword_form"
+        ]
+        taken = keywords_taken_as_forms(clue, [k for k in keywords if k != clue])
+        assert sorted(taken) == sorted(alone)
+    assert sorted(keywords_taken_as_forms("Chat", keywords[2:])) == ["Chats", "Chatte"]
+    assert keywords_taken_as_forms("Chiens", keywords) == ["Chien"]
 
 
 # --- what is no keyword passes ----------------------------------------------------------------
