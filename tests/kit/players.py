@@ -98,7 +98,9 @@ def start_and_write_clues(players: list[Player]) -> dict[str, Any]:
 
 
 def spectator_of(players: list[Player]) -> Player:
-    spectator = players[0].state()["resolution"]["spectator"]
+    """The Spectator's seat, asked without a seat: a seated read is a sign of life,
+    which would bring back a player a test has sent away."""
+    spectator = public(players[0].base, players[0].code)["resolution"]["spectator"]
     return players[spectator]
 
 
