@@ -252,10 +252,17 @@
 
   // A folded box of the stage (the lobby's settings) that its reader opened stays open when
   // the stage is drawn again, as it is on every change: a setting changed redraws it.
+  // A tap on its summary is remembered at once: the box's own toggle event comes a moment
+  // later, and a stage drawn again meanwhile takes that box out of the page, where its
+  // event reaches nobody.
   var opened = {};
   document.addEventListener("toggle", function (event) {
     var box = event.target;
     if (box.tagName === "DETAILS" && box.id && box.closest("#stage")) opened[box.id] = box.open;
+  }, true);
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest("#stage details[id] > summary");
+    if (summary) opened[summary.parentElement.id] = !summary.parentElement.open;
   }, true);
   document.addEventListener("htmx:afterSettle", function (event) {
     var elt = event.detail && event.detail.elt;

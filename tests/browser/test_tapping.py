@@ -252,6 +252,28 @@ def test_the_host_finds_the_players_and_start_on_the_first_screen(
     assert page.evaluate(IN_VIEW_JS, [".lobby button.primary"]) == []
 
 
+REDRAWN_AT_THE_TAP_JS = """() => {
+    const drawn = document.getElementById("stage").outerHTML;
+    document.querySelector("#lobby-settings summary").click();
+    htmx.swap(document.getElementById("stage"), drawn, {swapStyle: "outerHTML"});
+}"""
+"""A tap on the settings' summary, and the stage drawn again (as the stream draws it on
+every change) before the box has said it opened."""
+
+
+def test_settings_tapped_open_as_the_stage_is_drawn_again_stay_open(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    players = kit.table(server.url, 3)
+    host = players[0]
+    page = open_player(host.name, PHONE, token=host.token, code=host.code).page
+    page.goto(f"{server.url}/r/{host.code}")
+    page.locator(".lobby").wait_for()
+    page.evaluate(REDRAWN_AT_THE_TAP_JS)
+    page.locator("#lobby-settings[open]").wait_for()
+    assert page.locator("#decoys").is_visible()
+
+
 def test_with_four_to_six_at_the_table_start_is_still_on_the_hosts_first_screen(
     open_player: OpenPlayer, server: Any
 ) -> None:
