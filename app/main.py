@@ -10,9 +10,9 @@ import mimetypes
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from fastapi.telemetry import TelemetryConfig
 from starlette.types import ASGIApp
 
@@ -43,11 +43,10 @@ from app.service.store import RoomStore
 from app.service.timers import TableClock
 from app.web import api, api_docs, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
-from app.web.first import ServedFirst
 from app.web.metrics import router as metrics_router
 from app.web.security import SecurityMiddleware, redact_access_log
 from app.web.static import TableStatic
-from app.web.streams import close_streams_at_shutdown
+from app.web.streams import StreamDoor, close_streams_at_shutdown
 
 log = logging.getLogger("soclover")
 
@@ -204,11 +203,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(SecurityMiddleware)
     errors.install(app)
     # The action route first: the one matched most; then the rest of the API.
-    api.add_action_route(app)
+    api.add_first_routes(app)
+    pages.add_stream_route(app)
     app.include_router(api.router)
-    # The live streams: plain routes of the router, opened ahead of the middleware
-    # (TableApp); the router answers what they do not match (another method).
-    app.router.routes.extend(LIVE_STREAMS)
     app.include_router(pages.router)
     app.include_router(claim_pages.router)
     app.include_router(install.router)
@@ -228,26 +225,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     return app
 
 
-LIVE_STREAMS = (events.ROUTE, live.ROUTE)
+LIVE_STREAMS = (events.room_events, live.room_stream)
+"""The endpoints of the two live streams, opened ahead of the middleware (``TableApp``)."""
 
 NO_TELEMETRY: TelemetryConfig = {"tracing": False, "metrics": False, "logs": False}
 
 
 class TableApp(FastAPI):
-    """FastAPI, with the live streams opened ahead of its middleware (``app.web.first``),
-    and the JSON stream described in the API's document beside the routes FastAPI
-    describes itself."""
+    """FastAPI, with a GET of a live stream handed to its route ahead of the middleware
+    (``app.web.streams.StreamDoor``)."""
 
     def build_middleware_stack(self) -> ASGIApp:
         stack = super().build_middleware_stack()
-        return ServedFirst(stack, LIVE_STREAMS, self.exception_handlers, self.router)
-
-    def openapi(self) -> dict[str, Any]:
-        if self.openapi_schema is None:
-            schema = super().openapi()
-            schema["paths"][events.ROUTE.path] = events.OPENAPI
-            self.openapi_schema = schema
-        return self.openapi_schema
+        streams = [
+            route
+            for route in self.router.routes
+            if isinstance(route, APIRoute) and route.endpoint in LIVE_STREAMS
+        ]
+        return StreamDoor(stack, streams, self.exception_handlers)
 
 
 def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any, Literal, TypeVar
 
 from fastapi import APIRouter, Body, FastAPI, Path, Query, Request, Response
@@ -11,7 +12,7 @@ from fastapi.responses import JSONResponse
 from app.service.codes import normalize_code
 from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
-from app.web.action_route import ActionRoute
+from app.web import events
 from app.web.asking import answering, asking
 from app.web.deps import (
     ActingDep,
@@ -45,6 +46,7 @@ from app.web.schemas import (
     to_action,
 )
 from app.web.state_schema import RoomState
+from app.web.streams import RoomStream
 
 router = APIRouter(prefix="/api", tags=["api"], dependencies=[SameOriginUnlessBearer])
 
@@ -72,21 +74,40 @@ async def post_action(
     return Response(answer, media_type="application/json")
 
 
-def add_action_route(app: FastAPI) -> None:
-    """Declare the action route on the application's own router, ahead of every
-    included router: what the server matches most is matched first, and once (a
-    route of an included router is matched by the router, then again by the route
-    chosen; docs/performance.md, "Routes written once"). Called before the rest of
-    the API is included; its prefix, tags and dependency are the API router's own."""
-    app.router.add_api_route(
+def add_first_routes(app: FastAPI) -> None:
+    """Declare the action route and the room's live stream on the application's own
+    router, ahead of every included router: what the server matches most is matched
+    first, and once (a route of an included router is matched by the router, then
+    again by the route chosen; docs/performance.md, "Routes written once"), and the
+    stream's route is one whose dependencies are all its own (``streams.StreamDoor``
+    opens it ahead of the middleware with FastAPI's handler of the route). Called before
+    the rest of the API is included; their prefix, tags and dependencies are the API
+    router's own, and the application's."""
+    add = partial(
+        app.router.add_api_route,
+        tags=list(router.tags),
+        dependencies=list(router.dependencies),
+        responses=ROOM_ERRORS,
+    )
+    add(
         f"{router.prefix}/rooms/{{code}}/actions",
         post_action,
         methods=["POST"],
-        tags=list(router.tags),
-        dependencies=list(router.dependencies),
         response_model=ActionOut,
-        responses=ROOM_ERRORS,
-        route_class_override=ActionRoute,
+    )
+    add(
+        f"{router.prefix}/rooms/{{code}}/events",
+        events.room_events,
+        methods=["GET"],
+        response_class=RoomStream,
+        responses=events.RESPONSES,
+    )
+    # A HEAD answers as a GET does, without a body: not a second operation in the document.
+    add(
+        f"{router.prefix}/rooms/{{code}}/events",
+        events.room_events,
+        methods=["HEAD"],
+        include_in_schema=False,
     )
 
 

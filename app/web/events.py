@@ -11,87 +11,62 @@ open stream is its player's presence at the table.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Annotated, Any
 
+from fastapi import Header, Query
 from sse_starlette import ServerSentEvent
-from starlette.requests import Request
-from starlette.routing import Route
 
 from app.jsontext import to_bytes
 from app.service.following import Moved, Update
 from app.service.hub import Ping
-from app.web.deps import get_service, reader_seat, room_code
+from app.web.deps import CodeDep, ReaderSeat, ServiceDep
 from app.web.state_schema import STREAM_SCHEMA
 from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 MAX_EVENT_ID = 20
 """Digits of a Last-Event-ID worth reading."""
+LAST_EVENT_ID = (
+    "The `id` of the last event this client had: the stream starts with each change "
+    "after it (`Last-Event-ID` as browsers send it, or `?last_event_id=`)."
+)
 
 
-async def room_events(request: Request) -> RoomStream:
-    """Every change of the room as a `state` event; honours `Last-Event-ID`.
-
-    A plain Starlette route (``ROUTE``), opened ahead of the middleware
-    (``app.web.first``): it asks for the room, the seat and the service with the
-    functions the API's routes depend on, without FastAPI's dependency machinery,
-    whose frames an open stream would hold for hours. The API's document describes
-    it through ``OPENAPI``."""
-    code = await room_code(request.path_params["code"])
-    service = await get_service(request)
-    seat = await reader_seat(request, code, service)
+async def room_events(
+    code: CodeDep,
+    service: ServiceDep,
+    seat: ReaderSeat,
+    last_event_id: Annotated[str | None, Query(description=LAST_EVENT_ID)] = None,
+    last_event_id_header: Annotated[
+        str | None, Header(alias="Last-Event-ID", description=LAST_EVENT_ID)
+    ] = None,
+) -> RoomStream:
+    """Every change of the room as a `state` event (`id:` its `seq`, data
+    `{"seq", "action", "state"}`, the state as the caller's seat may see it); honours
+    `Last-Event-ID` (or `?last_event_id=`). The first event carries the current state
+    with the whole recent chat (`chat_after` null); each later one only the chat lines
+    its change added. A `moved` event ends the stream of a seat that moved to another
+    device. Without a seat, the public view (rate-limited per client address, as
+    reading the room).
+    """
     await service.ensure_room(code)  # 404 before the stream opens
-    updates = service.follow(code, seat, _last_event_id(request))
+    updates = service.follow(code, seat, _event_id(last_event_id_header or last_event_id))
     return event_stream(_events(updates))
 
 
-ROUTE = Route("/api/rooms/{code}/events", room_events, methods=["GET"])
-
-
-OPENAPI: dict[str, Any] = {
-    "get": {
-        "tags": ["api"],
-        "summary": "Room Events",
-        "operationId": "room_events_api_rooms__code__events_get",
-        "description": (
-            "Every change of the room as a `state` event (`id:` its `seq`, data "
-            '`{"seq", "action", "state"}`, the state as the caller\'s seat may see it); '
-            "honours `Last-Event-ID` (or `?last_event_id=`). The first event carries the "
-            "current state with the whole recent chat (`chat_after` null); each later one "
-            "only the chat lines its change added. A `moved` event ends the stream of a "
-            "seat that moved to another device. Without a seat, the public view "
-            "(rate-limited per client address, as reading the room)."
-        ),
-        "parameters": [
-            {"name": "code", "in": "path", "required": True, "schema": {"type": "string"}},
-            {
-                "name": "last_event_id",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 0},
-            },
-            {
-                "name": "Last-Event-ID",
-                "in": "header",
-                "required": False,
-                "schema": {"type": "integer", "minimum": 0},
-            },
-        ],
-        "responses": {
-            "200": {
-                "description": "Server-Sent Events: `state`, then `moved` if the seat moves",
-                "content": {"text/event-stream": {"schema": STREAM_SCHEMA}},
-            },
-            "404": {"description": "No such room"},
-            "429": {"description": "Too many rooms read without a seat"},
-        },
-    }
+RESPONSES: dict[int | str, dict[str, Any]] = {
+    200: {
+        "description": "Server-Sent Events: `state`, then `moved` if the seat moves",
+        "content": {"text/event-stream": {"schema": STREAM_SCHEMA}},
+    },
+    404: {"description": "No such room"},
+    429: {"description": "Too many rooms read without a seat"},
 }
-"""The stream in the API's document (``/openapi.json``), beside the routes FastAPI
-describes itself."""
+"""The stream's answers in the API's document (``api.router`` declares its route)."""
 
 
-def _last_event_id(request: Request) -> int | None:
-    raw = request.headers.get("last-event-id") or request.query_params.get("last_event_id")
+def _event_id(raw: str | None) -> int | None:
+    """The last event a client had, if it says one it could have had; any other value
+    is no value: the stream starts with the whole state, as for a new client."""
     try:
         return int(raw) if raw is not None and len(raw) < MAX_EVENT_ID else None
     except ValueError:

@@ -20,29 +20,26 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 
+from fastapi import Request
 from sse_starlette import ServerSentEvent
-from starlette.requests import Request
-from starlette.routing import Route
 
 from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web import render
-from app.web.deps import get_service, reader_seat, room_code
+from app.web.deps import CodeDep, ReaderSeat, ServiceDep
 from app.web.i18n import interface_language
 from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
+MOVED_EVENT = ServerSentEvent(data="moved", event="moved").encode()
+"""The last event of a page whose seat moved to another device: it reloads and says so."""
 LIVE_REGIONS = tuple(name for name in render.REGIONS if name != "chat")
 """Rendered for every change; the chat only when a stream starts or resynchronizes."""
 
 
-async def room_stream(request: Request) -> RoomStream:
-    """A plain Starlette route (``ROUTE``), opened ahead of the middleware
-    (``app.web.first``), asking for the room, the seat and the language with the
-    functions the FastAPI routes depend on, without FastAPI's dependency machinery,
-    whose frames an open stream would hold for hours."""
-    code = await room_code(request.path_params["code"])
-    service = await get_service(request)
-    seat = await reader_seat(request, code, service)
+async def room_stream(
+    request: Request, code: CodeDep, service: ServiceDep, seat: ReaderSeat
+) -> RoomStream:
+    """Every region of the page, then each region a change alters for this seat."""
     await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
@@ -50,12 +47,9 @@ async def room_stream(request: Request) -> RoomStream:
     return event_stream(regions)
 
 
-ROUTE = Route("/r/{code}/stream", room_stream, methods=["GET"], include_in_schema=False)
-
-
 async def _regions(
     updates: AsyncIterator[Update | Ping | Moved], site: str, lang: str
-) -> AsyncIterator[ServerSentEvent | bytes]:
+) -> AsyncIterator[bytes]:
     # What each region last showed, by its length and hash: an open page holds no HTML
     # of its own (it would hold every region's, 20 KB a page, for hours); each change's
     # regions are shared by the streams that send them, and Python keeps a string's hash
@@ -69,7 +63,7 @@ async def _regions(
             continue
         if isinstance(update, Moved):
             # The seat is played from another device now: this page reloads and says so.
-            yield ServerSentEvent(data="moved", event="moved")
+            yield MOVED_EVENT
             return
         whole_chat = update.chat_after is None or "chat" not in sent
         changed = []

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Form, Request
+from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
@@ -29,7 +29,7 @@ from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
 from app.service.rooms import RoomService
 from app.service.seats import Seat
-from app.web import render
+from app.web import live, render
 from app.web.asking import answering
 from app.web.deps import (
     NoRoomPage,
@@ -97,6 +97,20 @@ async def legends_by_count(service: RoomService) -> dict[int, list[dict[str, Any
 
 
 # --- home ----------------------------------------------------------------------
+
+
+def add_stream_route(app: FastAPI) -> None:
+    """Declare the page's live stream of HTML regions (``app/web/live.py``) on the
+    application's own router, with this router's dependencies: a route whose
+    dependencies are all its own, for ``streams.StreamDoor`` to open ahead of the
+    middleware."""
+    app.router.add_api_route(
+        "/r/{code}/stream",
+        live.room_stream,
+        methods=["GET", "HEAD"],
+        dependencies=list(router.dependencies),
+        include_in_schema=False,
+    )
 
 
 @router.api_route("/", methods=["GET", "HEAD"], response_class=HTMLResponse)

@@ -519,7 +519,12 @@ def _stream_schema() -> dict[str, Any]:
         name = node.get("$ref", "").removeprefix(ref.format(model=""))
         if name and name not in listed:
             return inlined(defs[name])
-        return {key: inlined(value) for key, value in node.items()}
+        # No null default: FastAPI leaves nulls out of the document it writes.
+        return {
+            key: inlined(value)
+            for key, value in node.items()
+            if not (key == "default" and value is None)
+        }
 
     return {
         "description": "The data of each event, as JSON: a `state` event's is a "

@@ -1,14 +1,15 @@
-"""What both live streams share: their door, their headers, their keep-alive, their
-response, their end.
+"""What both live streams share: their door, their response, their keep-alive, their end.
 
 ``/api/rooms/{code}/events`` (JSON, ``app/web/events.py``) and
-``/r/{code}/stream`` (HTML regions, ``app/web/live.py``) are Server-Sent
-Events through sse-starlette, used through its public API only. A stream
-stays open for hours, thousands at a time, so what each one holds while it
-waits counts:
+``/r/{code}/stream`` (HTML regions, ``app/web/live.py``) are FastAPI routes like
+any other: FastAPI solves their dependencies (the room, the seat, the service,
+and whatever their router adds) and documents them. Their answers are
+Server-Sent Events through sse-starlette. A stream stays open for hours,
+thousands at a time, so what each one holds while it waits counts:
 
-- it is opened ahead of the middleware (``app.web.first``), so no layer keeps a
-  suspended frame for it;
+- a GET of a stream is handed to its route ahead of the middleware
+  (``StreamDoor``), so none of the middleware's layers keeps a suspended frame
+  for it for hours;
 - it runs in two tasks (``RoomStream``): its events, and the request's own,
   which waits for the disconnect;
 - one task pings every stream in turn through the hub (``app/service/hub.py``),
@@ -17,34 +18,43 @@ waits counts:
   listener of its own;
 - an idle stream holds no event: each is let go once sent.
 
-docs/performance.md ("Streams on sse-starlette's public API") says what
-sse-starlette's own ``__call__`` would cost each stream, and the change we
-would propose upstream so that it need not.
+docs/performance.md ("The streams: FastAPI's routes, sse-starlette's response")
+gives what each of these saves, and the change to sse-starlette we would propose
+upstream so that ``RoomStream`` need not exist.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+import inspect
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from contextlib import AsyncExitStack
 from typing import Any, NoReturn
 
 import anyio
-from sse_starlette import EventSourceResponse, ServerSentEvent
-from sse_starlette.event import ensure_bytes
-from starlette.types import Message, Receive, Scope, Send
+from fastapi.dependencies.models import Dependant
+from fastapi.routing import APIRoute
+from sse_starlette import EventSourceResponse
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Match
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.service.hub import RoomHub
+from app.web.security import secured
 
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-"""Per seat, so never stored; and no proxy buffering (nginx honours X-Accel-Buffering)."""
 PING_COMMENT = b": ping\r\n\r\n"
 """Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
 CLEANUP_SECONDS = 30.0
 """How long a stream's events may take to clean up (leave the hub) after a failed send."""
-
-
-class Ended(Exception):
-    """A stream's events are all sent."""
+STREAM_HEADERS = {
+    name.decode(): value.decode()
+    for name, value in secured("/", [(b"cache-control", b"no-store")])
+    if name != b"cache-control"
+}
+"""Every response's security headers (``app.web.security``), given by the stream's
+own response since the middleware that adds them is not on its way; ``no-store``
+(per seat, so never stored) and ``X-Accel-Buffering: no`` are sse-starlette's own."""
 
 
 class RoomStream(EventSourceResponse):
@@ -52,11 +62,17 @@ class RoomStream(EventSourceResponse):
     separator, no ping task: ``ping=0``), served in two tasks a stream.
 
     sse-starlette's ``__call__`` runs three tasks a stream in an anyio task group
-    (the events, a shutdown listener and a disconnect listener). This one, the ASGI
-    entry point every Starlette response has, runs the events in one task while the
-    request's own task waits for the disconnect, in an asyncio task group; the hub
-    pings and ends every stream. HEAD, and anything but HTTP, is sse-starlette's own.
+    (the events, a shutdown listener and a disconnect listener), makes a shutdown
+    event and a send lock for each, and keeps the last event sent: about 14 KB
+    more an idle stream. This one, the ASGI entry point every Starlette response
+    has, runs the events in one task while the request's own task waits for the
+    disconnect; the hub pings and ends every stream. It is the change we would
+    propose upstream, for a response whose pings are off: the events' body is
+    bytes already (``ServerSentEvent.encode``), sent as they come. HEAD, and
+    anything but HTTP, is sse-starlette's own.
     """
+
+    body_iterator: AsyncIterator[bytes]
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] == "HEAD":
@@ -80,6 +96,10 @@ class RoomStream(EventSourceResponse):
             await self.background()
 
 
+class Ended(Exception):
+    """A stream's events are all sent."""
+
+
 async def _send_then_stop(response: RoomStream, send: Send) -> NoReturn:
     """Sends the response's events, holding none once sent: a stream waits for the
     next change with nothing of the last one (a page's first event is every region
@@ -93,13 +113,9 @@ async def _send_then_stop(response: RoomStream, send: Send) -> NoReturn:
             "headers": response.raw_headers,
         }
     )
-    events = aiter(response.body_iterator)
+    events = response.body_iterator
     try:
-        while True:
-            try:
-                chunk = ensure_bytes(await anext(events), response.sep)
-            except StopAsyncIteration:
-                break
+        async for chunk in events:
             await send({"type": "http.response.body", "body": chunk, "more_body": True})
             del chunk
     except BaseException:
@@ -121,9 +137,111 @@ async def _disconnected(receive: Receive) -> None:
             return
 
 
-def event_stream(events: AsyncIterator[ServerSentEvent | bytes]) -> RoomStream:
-    """The response of a live stream: its events, pinged and ended by the hub."""
-    return RoomStream(events, headers=STREAM_HEADERS, ping=0)
+def event_stream(events: AsyncIterator[bytes]) -> RoomStream:
+    """The response of a live stream: its events, encoded, pinged and ended by the hub.
+    Its headers are one list shared by every stream that has the same (all of them),
+    not a kilobyte each."""
+    response = RoomStream(events, headers=STREAM_HEADERS, ping=0)
+    key = tuple(response.raw_headers)
+    shared = _HEADERS.setdefault(key, response.raw_headers) if len(_HEADERS) < 4 else None
+    if shared is not None:
+        response.raw_headers = shared
+    return response
+
+
+_HEADERS: dict[tuple[tuple[bytes, bytes], ...], list[tuple[bytes, bytes]]] = {}
+
+
+class StreamDoor:
+    """The application's outermost layer: a GET of a live stream is opened here, by its
+    route's own FastAPI handler, ahead of the middleware, whose layers would each keep
+    a frame for the hours the stream lasts (docs/performance.md).
+
+    The handler is the one FastAPI makes for the route (``APIRoute.get_route_handler``):
+    it solves the route's dependencies, a router's included, reads its parameters and
+    calls its endpoint, which gives the stream's response; the door then sends that
+    response, holding nothing of FastAPI's while the stream lasts. FastAPI's handler
+    asks for the exit stacks its own middleware and route wrapper would have put in
+    the scope; they are closed once the response is made, before it is sent, so no
+    dependency of a stream may clean up after it (a ``yield``): the door refuses to be
+    built with one. A refusal is answered by the application's exception handlers,
+    with the headers every response gets; any other request goes through the whole
+    application, which has the same routes.
+    """
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        streams: Sequence[APIRoute],
+        handlers: Mapping[Any, Callable[..., Any]],
+    ) -> None:
+        for route in streams:
+            _refuse_cleanups(route.dependant)
+        self.app = app
+        self.streams = [(route, route.get_route_handler()) for route in streams]
+        self.handlers = handlers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            for route, handler in self.streams:
+                match, child = route.matches(scope)
+                if match is Match.FULL:
+                    scope.update(child)
+                    await self._serve(handler, scope, receive, send)
+                    return
+        await self.app(scope, receive, send)
+
+    async def _serve(
+        self,
+        handler: Callable[[Request], Awaitable[Response]],
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+    ) -> None:
+        request = Request(scope, receive)
+        unexpected: Exception | None = None
+        try:
+            async with AsyncExitStack() as stack:
+                for key in FASTAPI_STACKS:
+                    scope[key] = stack
+                response = await handler(request)
+        except Exception as error:
+            response, unexpected = await self._refusal(error, request)
+        finally:
+            for key in FASTAPI_STACKS:
+                scope.pop(key, None)
+        del request
+        if not isinstance(response, RoomStream):
+            response.raw_headers = secured(scope["path"], response.raw_headers)
+        await response(scope, receive, send)
+        if unexpected is not None:
+            raise unexpected  # for the server's log, as Starlette's error middleware does
+
+    async def _refusal(
+        self, error: Exception, request: Request
+    ) -> tuple[Response, Exception | None]:
+        """The application's answer to ``error``, raised while opening a stream, and the
+        error again if it was unexpected."""
+        for kind in type(error).__mro__[:-2]:  # not BaseException, nor object
+            if kind is not Exception and kind in self.handlers:
+                return await self.handlers[kind](request, error), None
+        return await self.handlers[Exception](request, error), error
+
+
+FASTAPI_STACKS = ("fastapi_middleware_astack", "fastapi_inner_astack", "fastapi_function_astack")
+"""The exit stacks FastAPI's handler asks the scope for: its middleware's (files) and its
+route wrapper's (dependencies)."""
+
+
+def _refuse_cleanups(dependant: Dependant) -> None:
+    """No dependency of a stream cleans up after it: the door closes the dependencies'
+    exit stack before the stream is sent."""
+    for dependency in dependant.dependencies:
+        if inspect.isgeneratorfunction(dependency.call) or inspect.isasyncgenfunction(
+            dependency.call
+        ):
+            raise TypeError(f"a live stream's dependency may not yield: {dependency.call}")
+        _refuse_cleanups(dependency)
 
 
 async def close_streams_at_shutdown(hub: RoomHub) -> None:

@@ -276,21 +276,21 @@ def test_streams_are_opened_and_refused_with_the_same_headers_and_errors(api: st
 def test_a_stream_that_fails_to_open_is_answered_as_any_failure() -> None:
     """A stream's opening that fails unexpectedly gets the application's 500 answer, with
     its headers, as any request would, and the error goes on to the server's log."""
-    from starlette.routing import Route
+    from fastapi.routing import APIRoute
     from starlette.testclient import TestClient
 
     from app.config import Settings
     from app.main import create_app
-    from app.web.first import ServedFirst
+    from app.web.streams import StreamDoor
 
-    async def broken(request: object) -> None:
+    async def broken(code: str) -> None:
         raise RuntimeError("the disk is gone")
 
     async def rest(scope: object, receive: object, send: object) -> None:
         raise AssertionError("a stream's GET went through the middleware")
 
     handlers = create_app(Settings(database_url="sqlite://")).exception_handlers
-    door = ServedFirst(rest, [Route("/api/rooms/{code}/events", broken)], handlers, None)
+    door = StreamDoor(rest, [APIRoute("/api/rooms/{code}/events", broken)], handlers)
     # Starlette's client runs the app on a thread of its own: the browser tests leave
     # an event loop running on this one.
     r = TestClient(door, raise_server_exceptions=False).get("/api/rooms/ABCDEF/events")
