@@ -21,9 +21,9 @@ streams, bots: the live objects of one process) could not be summed without
 writing every change to a file, the very cost they avoid; it leaves the process
 collectors out; and it needs a folder cleared at every start. Where several
 processes serve, the layout that carries most is one server per port, each room
-on one of them (README, "Deploying"): each is a target of its own, scraped
-separately. With ``soclover --workers N`` a scrape reaches whichever worker takes
-the connection (docs/hosting.md, "Metrics").
+on one of them (docs/hosting.md, "Each room on one worker"): each is a target of
+its own, scraped separately. With ``soclover --workers N`` a scrape reaches
+whichever worker takes the connection (docs/hosting.md, "Metrics").
 """
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
-"""Seconds. An action takes a few ms and the target is a p99 under 50 ms (README,
-"Performance"); a save waits for the disk, sometimes half a second."""
+"""Seconds. An action takes a few ms and the target is a p99 under 50 ms
+(docs/performance.md, "The current figures"); a save waits for the disk, sometimes
+half a second."""
 
 PHASES: tuple[Phase, ...] = ("lobby", "clues", "resolution", "finished")
 STREAM_KINDS = ("player", "watcher", "public")
