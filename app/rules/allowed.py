@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from app.rules import engine
+from app.rules import chat, checks, claims, clock, lobby, resolution, seating, watchers, writing
 from app.rules.state import Room
 from app.rules.text import N_
 
@@ -52,62 +52,62 @@ def allowed(
     seated = seat is not None and 0 <= seat < len(room.players)
     if watching:
         return _only(
-            sit=engine.why_not_sit(room) is None,
+            sit=seating.why_not_sit(room) is None,
             leave=True,
-            say=engine.why_watchers_quiet(room) is None,
+            say=chat.why_watchers_quiet(room) is None,
         )
     if not seated:
         return _only(
-            join=engine.why_not_sit(room) is None,
+            join=seating.why_not_sit(room) is None,
             # Any seat there is may be asked for (the engine then checks the one asked).
-            claim=bool(room.players) and engine.why_not_ask(room.claims) is None,
-            watch=engine.why_not_watch(room) is None,
+            claim=bool(room.players) and claims.why_not_ask(room.claims) is None,
+            watch=watchers.why_not_watch(room) is None,
         )
     assert seat is not None
-    say = engine.why_not_say(room, seat) is None
+    say = chat.why_not_say(room, seat) is None
     if room.players[seat].out:
         # Out of the game: they watch it, and may chat (but the Spectator's silence holds).
         return _only(say=say)
     seats = range(len(room.players))
     # Only the host removes, drops or stands a bot in: the engine's checks for each seat
     # are asked of the host alone, the answer for anyone else being no for every seat.
-    host = engine.why_not_host(room, seat) is None
-    set_up = engine.why_not_set_up(room, seat) is None
+    host = checks.why_not_host(room, seat) is None
+    set_up = lobby.why_not_set_up(room, seat) is None
     bots = why_no_bots(room.language, bot_languages) is None
-    move = engine.why_not_move(room, seat) is None
-    write = engine.why_not_write(room, seat) is None
+    move = resolution.why_not_move(room, seat) is None
+    write = writing.why_not_write(room, seat) is None
     return {
         "join": False,
         "watch": False,
         "sit": False,
         "watchers_chat": host,
         "settings": set_up,
-        "start": set_up and engine.why_not_start(room, seat) is None,
-        "leave": engine.why_not_leave(room, seat) is None,
-        "drop": [s for s in seats if host and engine.why_not_drop(room, seat, s) is None],
-        "kick": [s for s in seats if set_up and engine.why_not_kick(room, seat, s) is None],
-        "add_bot": set_up and bots and engine.why_not_add_bot(room, seat) is None,
+        "start": set_up and lobby.why_not_start(room, seat) is None,
+        "leave": seating.why_not_leave(room, seat) is None,
+        "drop": [s for s in seats if host and seating.why_not_drop(room, seat, s) is None],
+        "kick": [s for s in seats if set_up and seating.why_not_kick(room, seat, s) is None],
+        "add_bot": set_up and bots and seating.why_not_add_bot(room, seat) is None,
         "stand_in": [
-            s for s in seats if host and bots and engine.why_not_stand_in(room, seat, s) is None
+            s for s in seats if host and bots and seating.why_not_stand_in(room, seat, s) is None
         ],
-        "allow": [c.id for c in room.claims if engine.why_not_allow(room, seat, c.id) is None],
-        "refuse": [c.id for c in room.claims if engine.why_not_refuse(room, seat, c.id) is None],
+        "allow": [c.id for c in room.claims if claims.why_not_allow(room, seat, c.id) is None],
+        "refuse": [c.id for c in room.claims if claims.why_not_refuse(room, seat, c.id) is None],
         "claim": False,
         "claims_by": set_up,
         "language": set_up,
         "timer": set_up,
-        "pause": host and engine.why_not_pause(room, seat) is None,
-        "resume": host and engine.why_not_resume(room, seat) is None,
+        "pause": host and clock.why_not_pause(room, seat) is None,
+        "resume": host and clock.why_not_resume(room, seat) is None,
         "write": write,
-        "done": write and engine.why_not_done(room, seat) is None,
-        "undone": engine.why_not_undone(room, seat) is None,
+        "done": write and writing.why_not_done(room, seat) is None,
+        "undone": writing.why_not_undone(room, seat) is None,
         "move": move,
-        "agree": move and engine.why_not_agree(room, seat) is None,
+        "agree": move and resolution.why_not_agree(room, seat) is None,
         "unagree": move,
-        "lock": move and engine.why_not_lock(room, seat) is None,
-        "next": engine.why_not_next(room) is None,
+        "lock": move and resolution.why_not_lock(room, seat) is None,
+        "next": resolution.why_not_next(room) is None,
         "say": say,
-        "again": engine.why_not_again(room) is None,
+        "again": lobby.why_not_again(room) is None,
     }
 
 

@@ -81,7 +81,7 @@ _EDGES = re.compile(r"^[\d-]+|[\d-]+$")
 
 
 def is_reserved_name(name: str) -> bool:
-    """Whether ``name`` (as ``engine.clean_name`` leaves it) has a reserved word in it.
+    """Whether ``name`` (as ``seating.clean_name`` leaves it) has a reserved word in it.
 
     The words of a name are its runs of letters, digits and inner hyphens; each is
     compared as written and without the digits at its ends (``Admin2``), and so is

@@ -6,7 +6,7 @@ import pytest
 
 from app.rules import actions as act
 from app.rules import errors
-from app.rules.engine import apply, new_room
+from app.rules.engine import HANDLERS, apply, new_room
 from app.rules.views import view
 
 from .support import CLUES, DECK, guessers, lay, lobby, resolving, started, truth
@@ -16,6 +16,11 @@ def refused(room, seat, action, error, **kw):
     with pytest.raises(error) as caught:
         apply(room, seat, action, **kw)
     return caught.value
+
+
+def test_every_action_has_a_handler_and_an_unknown_one_is_refused():
+    assert set(HANDLERS) == {act.Create, *act.ACTIONS}
+    refused(lobby(3), 0, act.Action(), errors.Invalid)
 
 
 # --- lobby -------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from app.rules import actions as act
 from app.rules import errors
 from app.rules.clues import check_clue
 from app.rules.deck import builtin_deck_path, load_deck
-from app.rules.engine import apply, clean_name, new_room
+from app.rules.engine import apply, new_room
 from app.rules.lookalikes import (
     disguised_mix,
     is_invisible,
@@ -25,6 +25,7 @@ from app.rules.lookalikes import (
     lookalike_keys,
     skeleton,
 )
+from app.rules.seating import clean_name
 from app.rules.state import MAX_NAME_LENGTH, Room
 
 EIGHT = ["Dog", "Cat", "Moon", "Piano", "River", "Gold", "Winter", "Bridge"]
