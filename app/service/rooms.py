@@ -68,7 +68,7 @@ class RoomService:
         views: RoomViews,
         seats: SeatBook,
         claims: ClaimDesk,
-        presence: PresenceReports,
+        reports: PresenceReports,
         following: Follower,
         *,
         chat_limits: RateLimiter,
@@ -79,7 +79,7 @@ class RoomService:
         self.views = views
         self.seats = seats
         self.claims = claims
-        self.reports = presence
+        self.reports = reports
         self.following = following
         self.chat_limits = chat_limits
 
