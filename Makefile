@@ -95,7 +95,7 @@ SAME_ON_ANY_DATABASE := catalogs api_doc interface_language security install pag
 test-postgres: $(VENV)/.installed  ## the API tests again on PostgreSQL (POSTGRES=url)
 	@$(BIN)/python -m compileall -q app
 	SOCLOVER_TEST_POSTGRES=$(POSTGRES) SOCLOVER_REQUIRE_POSTGRES=1 $(BIN)/pytest $(PYTEST_PROCESSES) tests/web \
-		tests/service/test_postgres.py \
+		tests/service/test_postgres.py tests/service/test_store_contract.py \
 		$(foreach m,$(SAME_ON_ANY_DATABASE),--ignore=tests/web/test_$(m).py)
 
 # The wheel as a user installs it: built, installed with the locked dependencies

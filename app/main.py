@@ -31,11 +31,11 @@ from app.rules.languages import warm_checkers
 from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service import housekeeping
 from app.service.bots import BotTable, Paces
+from app.service.build import build_service
 from app.service.clock import shifted_clock, utcnow
 from app.service.cluster import Cluster, LocalCluster
 from app.service.errors import DeckTooSmallForAnyGame
 from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
@@ -123,17 +123,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         else:
             store = PostgresStore(engine, asyncpg_dsn(settings.database_url))
             cluster = PostgresCluster(settings.database_url, sessions, limits)
-        service = RoomService(
+        service = build_service(
             store,
             app.state.deck,
-            RoomHub(),
-            RoomLocks(),
-            PresenceTracker(settings.presence_grace_seconds),
-            cluster,
+            decks=app.state.decks,
+            cluster=cluster,
+            presence=PresenceTracker(settings.presence_grace_seconds),
             clock=shifted_clock(settings.clock_file) if settings.clock_file else utcnow,
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
-            decks=app.state.decks,
             meter=app.state.metrics,
+            bot_languages=BOT_LANGUAGES if _bots_offered(settings) else frozenset(),
         )
         app.state.service = service
         bots = _bot_table(service, settings)
@@ -245,13 +244,16 @@ class TableApp(FastAPI):
         return StreamDoor(stack, streams, self.exception_handlers)
 
 
-def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:
-    """The bots' table, if bots are offered here and their brain is installed."""
-    if not settings.bots or missing_packages():
-        return None
+def _bots_offered(settings: Settings) -> bool:
+    """Whether bots are offered here and their brain is installed."""
+    return settings.bots and not missing_packages()
 
+
+def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:
+    """The bots' table, started, where the service's bots speak a language."""
+    if not service.bot_languages:
+        return None
     table = BotTable(service, Paces().scaled(settings.bot_pace))
-    service.bot_languages = BOT_LANGUAGES
     table.start()
     return table
 

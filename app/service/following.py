@@ -21,7 +21,7 @@ from app.service.presence import PresenceTracker
 
 
 class Views(Protocol):
-    """The service's views of a room (``RoomService``): a viewer's whole, and the part
+    """The service's views of a room (``viewing.RoomViews``): a viewer's whole, and the part
     one audience shares (``views.audience``)."""
 
     async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View: ...

@@ -62,7 +62,7 @@ UNMETERED = Unmetered()
 def outcome_of(error: BaseException | None) -> str | None:
     """How an action that raised ``error`` (``None``: none) ended; ``None`` when it was
     cancelled rather than ended (the server stopping): not counted, since a cancelled
-    action may have been saved all the same (``rooms._run_to_completion``)."""
+    action may have been saved all the same (``action_path.run_to_completion``)."""
     if error is None:
         return OK
     if isinstance(error, StaleAction):
@@ -77,7 +77,7 @@ def outcome_of(error: BaseException | None) -> str | None:
 class Metered:
     """Times one action, from the ``with`` to its end, and tells the meter how it ended.
 
-    ``kind`` may be set inside the block, once the action is known (``RoomService.apply``
+    ``kind`` may be set inside the block, once the action is known (``ActionPath.apply``
     builds its action from the room); an ``apply`` that found nothing to do leaves it
     ``None`` and is not counted: no action happened.
     """

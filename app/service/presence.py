@@ -1,14 +1,23 @@
 """Who is at the table: an open stream, or any sign of life in the last 30 s.
 
-The tracker only counts; the room service turns its answer into a
+The tracker only counts; ``PresenceReports`` turns its answer into a
 ``Presence`` action through the ordinary action path, so presence changes are
 persisted, numbered and broadcast like every other change.
 """
 
 from __future__ import annotations
 
+import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+
+from app.rules.actions import Action, Presence
+from app.rules.state import Room
+from app.service.cluster import Cluster
+from app.service.errors import RoomNotFound
+from app.service.in_memory import RoomsInMemory
+
+log = logging.getLogger(__name__)
 
 
 class PresenceTracker:
@@ -68,3 +77,73 @@ class PresenceTracker:
     def forget(self, code: str) -> None:
         self._seen.pop(code, None)
         self._streams.pop(code, None)
+
+
+class PresenceReports:
+    """Presence as the table shows it: the tracker's answer (and, with several
+    processes, the others') reported to a room as a ``Presence`` action, through
+    ``apply``, the one action path."""
+
+    def __init__(
+        self,
+        tracker: PresenceTracker,
+        cluster: Cluster,
+        in_memory: RoomsInMemory,
+        apply: Callable[..., Awaitable[Room]],
+    ) -> None:
+        self.tracker = tracker
+        self.cluster = cluster
+        self.in_memory = in_memory
+        self.apply = apply
+
+    async def arrived(self, code: str, pid: int) -> None:
+        """A first sign of life of a newcomer (a room's creator, a new seat or watcher),
+        told to the other processes at once rather than at this one's next sweep: in
+        between, another process serving the room would see them away (a proxy sends the
+        room's next requests to the server of its own), and the host's controls would
+        pass to someone else for a few seconds."""
+        self.tracker.touch(code, pid)
+        if self.cluster.shared:
+            try:
+                await self.cluster.seen({code: self.tracker.signs(code)}, self.tracker.grace)
+            except Exception:  # the seat is taken and saved: the next sweep tells the rest
+                log.warning("newcomer to %s not told to the other processes yet", code)
+
+    async def sync(self, code: str, present: frozenset[int] | None = None) -> None:
+        """Report who is present to the room (pids in ``present``), if that changed.
+
+        Without ``present``: what this process sees, or with several processes, what
+        any of them has seen lately.
+        """
+        if present is None:
+            present = (await self.present_in([code])).get(code, frozenset())
+
+        def presence_for(room: Room) -> Action | None:
+            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present or p.bot)
+            shown = frozenset(s for s, p in enumerate(room.players) if p.present)
+            # A watcher this process saw since ``present`` was read is here too: one who
+            # came meanwhile must not be shown away, and lose their place to the next.
+            seen = present | self.tracker.present(code)
+            watching = frozenset(w.pid for w in room.watchers if w.pid in seen)
+            watched = frozenset(w.pid for w in room.watchers if w.present)
+            if seats == shown and watching == watched:
+                return None
+            return Presence(seats, watching)
+
+        cached = self.in_memory.get(code)
+        if cached is not None and presence_for(cached) is None:
+            return  # nothing changed: no transaction needed
+        try:
+            await self.apply(code, None, presence_for)
+        except RoomNotFound:
+            self.tracker.forget(code)
+
+    async def present_in(self, codes: list[str]) -> dict[str, frozenset[int]]:
+        """Who is present in each room: as this process sees it, or any process lately."""
+        tracker = self.tracker
+        if not self.cluster.shared:
+            return {code: tracker.present(code) for code in codes}
+        await self.cluster.seen({code: tracker.signs(code) for code in codes}, tracker.grace)
+        shared = await self.cluster.present(codes, tracker.grace)
+        # Whom this process saw lately is present, whatever the table has caught up with.
+        return {code: shared.get(code, frozenset()) | tracker.present(code) for code in codes}

@@ -21,11 +21,9 @@ from app.db.models import RoomRow
 from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
 from app.rules import actions as act
-from app.service.cluster import LocalCluster
+from app.service.build import build_service
+from app.service.cluster import Cluster, LocalCluster
 from app.service.errors import RoomNotFound
-from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from tests.kit import wait_for
@@ -49,8 +47,8 @@ class SlowWriter(SqliteWriter):
         super()._commit(db, group)
 
 
-async def _game(tmp_path: Path, check) -> None:  # type: ignore[no-untyped-def]
-    async with sqlite_service(tmp_path, writer_type=SlowWriter) as service:
+async def _game(tmp_path: Path, check, cluster: Cluster | None = None) -> None:  # type: ignore[no-untyped-def]
+    async with sqlite_service(tmp_path, cluster, writer_type=SlowWriter) as service:
         assert isinstance(service.store, SqliteStore)
         await check(service, service.store.writer)
 
@@ -123,7 +121,6 @@ def test_a_room_let_go_of_while_it_is_brought_along_is_read_from_disk(tmp_path: 
     async def check(service: RoomService, writer: SlowWriter) -> None:
         code = (await service.create("Ada", 1)).code
         await service.act(code, Seat(code, 0), act.Say("still here"))
-        service.cluster = SharedCluster({})
         catch_up = service.replay.catch_up
 
         async def let_go_meanwhile(code: str, seq: int | None = None) -> None:
@@ -138,13 +135,16 @@ def test_a_room_let_go_of_while_it_is_brought_along_is_read_from_disk(tmp_path: 
         with pytest.raises(RoomNotFound):
             await service.load(code)  # deleted meanwhile: that one is gone
 
-    run_async(_game(tmp_path, check))
+    run_async(_game(tmp_path, check, SharedCluster({})))
 
 
 class SharedCluster(LocalCluster):
-    """As on PostgreSQL: other processes may change our rooms."""
+    """As on PostgreSQL: other processes may change our rooms (and have seen nobody)."""
 
     shared = True
+
+    async def present(self, codes: list[str], grace: float) -> dict[str, frozenset[int]]:
+        return {}
 
 
 def service_url(tmp_path: Path) -> str:
@@ -157,9 +157,7 @@ async def another_process(service: RoomService, tmp_path: Path) -> AsyncIterator
     writer = SqliteWriter(service_url(tmp_path))
     engine = make_async_engine(service_url(tmp_path))
     try:
-        yield RoomService(
-            SqliteStore(engine, writer), service.deck, RoomHub(), RoomLocks(), PresenceTracker(30)
-        )
+        yield build_service(SqliteStore(engine, writer), service.deck)
     finally:
         writer.close()
         await engine.dispose()

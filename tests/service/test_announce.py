@@ -100,7 +100,6 @@ def test_a_follower_replays_what_it_heard_without_reading_the_log(tmp_path: Path
     async def check(service: RoomService, writer: SlowWriter) -> None:
         code = (await service.create("Ada", 1)).code
         await service.join(code, "Bea")
-        service.cluster = SharedCluster({})
         ours = await service.load(code)
         seen = service.hub.subscribe(code)
         reads = _reads_of_the_log(service)
@@ -124,4 +123,4 @@ def test_a_follower_replays_what_it_heard_without_reading_the_log(tmp_path: Path
         assert room == await service.store.read(code)  # the very state the other saved
         assert [c.seq for c in seen.pending] == list(range(ours.seq + 1, last + 1))
 
-    run_async(_game(tmp_path, check))
+    run_async(_game(tmp_path, check, SharedCluster({})))

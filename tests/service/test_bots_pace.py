@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-import app.service.rooms as rooms_module
+import app.service.action_path as action_path_module
 from app.bots.player import Turn, decide
 from app.rules.actions import Action, AddBot, Agree, Clues, Done, Place, Rotate, Start
 from app.rules.dealing import deal
@@ -32,6 +32,8 @@ from app.service.seats import Seat
 
 from .support import run_async, sqlite_service
 
+BOTS_SPEAK = frozenset({"en"})
+"""As where the bots' brain is installed."""
 PACES = Paces()
 """The normal pace: on this clock it costs nothing."""
 
@@ -136,13 +138,12 @@ def _seed_for_first_spectator(service: RoomService, players: int, spectator: int
 async def _table(service: RoomService, monkeypatch: pytest.MonkeyPatch) -> Table:
     """Ada and two bots, their clues written; the bots' table started as Ada says she is
     done, so the first clover (seat 1's, a bot's) comes up at 0 on the bots' clock."""
-    service.bot_languages = frozenset({"en"})  # as where the bots' brain is installed
     seated = await service.create("Ada", 1)
     code, ada = seated.code, Seat(seated.code, 0)
     for _ in range(2):
         await service.act(code, ada, AddBot())
     seed = _seed_for_first_spectator(service, 3, 1)
-    monkeypatch.setattr(rooms_module, "new_seed", lambda: seed)
+    monkeypatch.setattr(action_path_module, "new_seed", lambda: seed)
     await service.act(code, ada, Start())
     room = await service.load(code)
     for seat in (1, 2):
@@ -181,7 +182,7 @@ def test_bots_let_a_person_lay_first_then_lay_one_card_at_a_time(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
+        async with sqlite_service(tmp_path, bot_languages=BOTS_SPEAK) as service:
             table = await _table(service, monkeypatch)
             try:
                 # Ada reads the clues: for 20 s the bot lays nothing.
@@ -206,7 +207,7 @@ def test_a_person_s_first_move_lets_the_bots_lay_theirs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
+        async with sqlite_service(tmp_path, bot_languages=BOTS_SPEAK) as service:
             table = await _table(service, monkeypatch)
             try:
                 await table.advance_to(3.0)
@@ -226,7 +227,7 @@ def test_a_bot_holding_the_tie_break_waits_for_a_person_then_says_why_it_locks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
+        async with sqlite_service(tmp_path, bot_languages=BOTS_SPEAK) as service:
             table = await _table(service, monkeypatch)
             try:
                 # The bot fills the board and agrees; Ada has not agreed.
@@ -270,7 +271,7 @@ def test_a_person_agreeing_is_all_the_bot_waits_for(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
+        async with sqlite_service(tmp_path, bot_languages=BOTS_SPEAK) as service:
             table = await _table(service, monkeypatch)
             try:
                 full = PACES.first + 4 * PACES.card * 4 / 3 + PACES.move * 4 / 3

@@ -9,7 +9,9 @@ holds at that moment.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -28,11 +30,13 @@ from app.service.seats import Seat
 from tests.service.support import run_async, sqlite_service
 
 
-def metered(service: RoomService) -> TableMetrics:
+@contextlib.asynccontextmanager
+async def metered_service(tmp_path: Path) -> AsyncIterator[tuple[RoomService, TableMetrics]]:
+    """A service on SQLite whose meter is the metrics page's, as the server wires it."""
     metrics = TableMetrics("test", "sqlite")
-    service.meter = metrics
-    metrics.attach(service, None)
-    return metrics
+    async with sqlite_service(tmp_path, meter=metrics) as service:
+        metrics.attach(service, None)
+        yield service, metrics
 
 
 def counted(metrics: TableMetrics, kind: str, outcome: str) -> float:
@@ -60,8 +64,7 @@ def sample(metrics: TableMetrics, name: str, labels: dict[str, str] | None = Non
 
 def test_each_action_is_counted_once_by_type_and_outcome_with_its_time(tmp_path: Path) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
-            metrics = metered(service)
+        async with metered_service(tmp_path) as (service, metrics):
             code = (await service.create("Ada", 1)).code
             await service.join(code, "Bea")
             await service.join(code, "Cy")
@@ -111,8 +114,7 @@ def test_each_action_is_counted_once_by_type_and_outcome_with_its_time(tmp_path:
 
 def test_rooms_and_streams_are_counted_when_read(tmp_path: Path) -> None:
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
-            metrics = metered(service)
+        async with metered_service(tmp_path) as (service, metrics):
             code = (await service.create("Ada", 1)).code
             watching = await service.watch(code, "Wes")
             other = (await service.create("Bea", 1)).code
@@ -161,8 +163,7 @@ def test_bots_thinking_are_counted_while_they_think(
     monkeypatch.setattr(bots_module, "think", slow_think)
 
     async def check() -> None:
-        async with sqlite_service(tmp_path) as service:
-            metrics = metered(service)
+        async with metered_service(tmp_path) as (service, metrics):
             table = BotTable(service)
             table._thinker.shutdown()
             table._thinker = ThreadPoolExecutor(max_workers=1)  # type: ignore[assignment]

@@ -27,23 +27,18 @@ from app.db.models import ActionRow
 from app.db.shared import PostgresCluster
 from app.db.store import PostgresStore
 from app.rules import actions as act
-from app.rules.deck import builtin_deck_path, load_deck
+from app.service.build import build_service
 from app.service.errors import StaleAction
-from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from tests.kit.server import POSTGRES, drop_database, fresh_database
-from tests.service.support import run_async
+from tests.service.support import DECK, run_async
 
 if not POSTGRES:
     if os.environ.get("SOCLOVER_REQUIRE_POSTGRES"):
         raise RuntimeError("SOCLOVER_REQUIRE_POSTGRES is set but SOCLOVER_TEST_POSTGRES is not")
     pytest.skip("needs PostgreSQL: set SOCLOVER_TEST_POSTGRES", allow_module_level=True)
-
-DECK = load_deck(builtin_deck_path())
 
 
 def counted(engine: AsyncEngine, sent: list[str]) -> None:
@@ -69,13 +64,10 @@ def service_on(url: str, engine: AsyncEngine, sent: list[str] | None = None) -> 
 
     if sent is not None:
         counted(engine, sent)
-    return RoomService(
+    return build_service(
         PostgresStore(engine, asyncpg_dsn(url), on_connect=logged),
         DECK,
-        RoomHub(),
-        RoomLocks(),
-        PresenceTracker(30),
-        PostgresCluster(url, make_sessionmaker(engine), {}),
+        cluster=PostgresCluster(url, make_sessionmaker(engine), {}),
         chat_limits=RateLimiter(60_000, burst=1_000),  # the races below chat fast
     )
 

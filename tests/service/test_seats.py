@@ -18,13 +18,10 @@ from app.db.engine import make_async_engine
 from app.db.migrate import upgrade
 from app.db.store import SqliteStore
 from app.db.writer import SqliteWriter
-from app.rules.deck import builtin_deck_path, load_deck
-from app.service.hub import RoomHub
-from app.service.locks import RoomLocks
-from app.service.presence import PresenceTracker
+from app.service.build import build_service
 from app.service.rooms import RoomService
 from app.service.seats import SeatBook
-from tests.service.support import run_async
+from tests.service.support import DECK, run_async
 
 
 class CountingStore(SqliteStore):
@@ -51,13 +48,10 @@ async def _two_processes(tmp_path: Path, check: Check) -> None:
     await asyncio.to_thread(upgrade, url)
     engine = make_async_engine(url)
     writer = SqliteWriter(url)
-    deck = load_deck(builtin_deck_path())
     counting = CountingStore(engine, writer)
     counting.reads = Counter()
-    first = RoomService(
-        SqliteStore(engine, writer), deck, RoomHub(), RoomLocks(), PresenceTracker(30)
-    )
-    second = RoomService(counting, deck, RoomHub(), RoomLocks(), PresenceTracker(30))
+    first = build_service(SqliteStore(engine, writer), DECK)
+    second = build_service(counting, DECK)
     try:
         await check(first, second.seats, counting.reads)
     finally:

@@ -1,9 +1,10 @@
-"""Watching costs no more than a seat: every watcher's stream shares one rendering.
+"""Watchers at the service: what a watcher may do and see, who makes room for whom,
+and that watching costs no more than a seat.
 
+The rules of watching are driven through ``RoomService`` on the store in memory.
 The hub keeps what streams build from a change by (kind, seat); every watcher reads
-the same view, so however many watch, a change is rendered once for all of them.
-Driven through ``RoomService`` on a real SQLite file, with the page's and the API's
-own encoders.
+the same view, so however many watch, a change is rendered once for all of them:
+that one runs on a real SQLite file, with the page's and the API's own encoders.
 """
 
 from __future__ import annotations
@@ -12,13 +13,25 @@ import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
+
 from app.rules import actions as act
+from app.rules import errors
+from app.rules.state import MAX_WATCHERS
 from app.rules.views import WATCHER
+from app.service import housekeeping
 from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.service.seats import Seat
 from app.web import events, live
-from tests.service.support import run_async, sqlite_service
+from tests.service.support import (
+    HandClock,
+    memory_service,
+    run_async,
+    sqlite_service,
+    table,
+    write_clues,
+)
 
 
 async def _said(stream: AsyncIterator[Update | Ping | Moved], text: str) -> Update:
@@ -69,5 +82,96 @@ def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None
             await live._rendered(seated, "", "en", whole_chat=False)
             await live._rendered(still, "", "en", whole_chat=False)
             assert set(seated._change.rendered) == {("html-en", 1), ("html-en", WATCHER)}
+
+    run_async(scenario())
+
+
+def test_a_watcher_sees_what_the_public_sees_and_does_not_play() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        gus = await service.watch(t.code, "  Gus  ")
+        assert await service.seat_for(t.code, gus.token) == Seat(t.code, gus.watcher)
+        view = await service.view(t.code, gus.watcher)
+        assert view["you"] == {"seat": None, "host": False, "watcher": True}
+        assert view["watchers"] == [{"id": gus.watcher, "name": "Gus", "present": True}]
+        assert view["can"]["sit"] and view["can"]["say"] and not view["can"]["start"]
+        await write_clues(t)
+        # In the game, what anyone without a seat sees: no clover, no solution, no decoys.
+        seen = await service.view(t.code, gus.watcher)
+        public = await service.view(t.code, None)
+        assert seen["clover"] is None and seen["resolution"]["solution"] is None
+        assert seen["resolution"]["decoys"] is None
+        assert seen["resolution"]["pool"] == public["resolution"]["pool"]
+        with pytest.raises(errors.WatcherCannotPlay):
+            await service.act(t.code, Seat(t.code, gus.watcher), act.Agree())
+        # A device seated at the table watches under no other name.
+        with pytest.raises(errors.AlreadySeated):
+            await service.watch(t.code, "Zed", by=t.seat(1))
+
+    run_async(scenario())
+
+
+def test_the_host_turns_the_watchers_chat_off_and_on() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        gus = Seat(t.code, (await service.watch(t.code, "Gus")).watcher)
+        said = await (await service.act(t.code, gus, act.Say("hello table"))).view()
+        assert said["chat"][-1]["text"] == "hello table" and said["chat"][-1]["watcher"]
+        with pytest.raises(errors.NotHost):
+            await service.act(t.code, t.seat(1), act.WatchersChat(False))
+        await service.act(t.code, t.seat(0), act.WatchersChat(False))
+        with pytest.raises(errors.WatchersQuiet):
+            await service.act(t.code, gus, act.Say("still me"))
+        await service.act(t.code, t.seat(0), act.WatchersChat(True))
+        await service.act(t.code, gus, act.Say("thanks"))
+
+    run_async(scenario())
+
+
+def test_a_watcher_sits_down_in_the_lobby_as_who_they_are() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        gus = await service.watch(t.code, "Gus")
+        hal = await service.watch(t.code, "Hal")
+        await service.act(t.code, Seat(t.code, gus.watcher), act.Sit())
+        room = await service.load(t.code)
+        assert [p.name for p in room.players] == ["Ada", "Bea", "Cy", "Gus"]
+        assert [w.name for w in room.watchers] == ["Hal"]
+        # The token they watched with is their seat now.
+        seat = await service.seat_for(t.code, gus.token)
+        assert seat is not None and room.seat_of(seat.pid) == 3
+        assert (await service.view(t.code, seat.pid))["you"]["seat"] == 3
+        # Once the game has started there is no seat to take.
+        await service.act(t.code, t.seat(0), act.Start())
+        with pytest.raises(errors.GameStarted):
+            await service.act(t.code, Seat(t.code, hal.watcher), act.Sit())
+
+    run_async(scenario())
+
+
+def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        crowd = [await service.watch(t.code, f"Fan {n}") for n in range(MAX_WATCHERS)]
+        with pytest.raises(errors.WatchersFull):
+            await service.watch(t.code, "Late")
+        # The first of them leaves without a word; the others are still here.
+        clock.forward(service.presence.grace + 1)
+        for pid in [*range(3), *(fan.watcher for fan in crowd[1:])]:
+            service.touch(t.code, pid)
+        await housekeeping.sweep_presence(service)
+        assert [w.present for w in (await service.load(t.code)).watchers[:2]] == [False, True]
+        late = await service.watch(t.code, "Late")
+        room = await service.load(t.code)
+        names = [w.name for w in room.watchers]
+        assert len(names) == MAX_WATCHERS and "Fan 0" not in names and names[-1] == "Late"
+        assert all(w.present for w in room.watchers)
+        assert await service.seat_for(t.code, crowd[0].token) is None
+        assert await service.seat_for(t.code, late.token) == Seat(t.code, late.watcher)
 
     run_async(scenario())

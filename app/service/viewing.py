@@ -1,0 +1,90 @@
+"""What leaves the service: a room as one seat may see it, with what the service adds.
+
+``rules/views.py`` cuts what a seat may see; here its view gets what only the
+service knows: the languages this table offers and its bots speak, the room's
+best game and the Record of Legends, and the history on the end screen. The
+streams (``following.Follower``) build their views here too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from app.rules.state import Room
+from app.rules.views import Audience, View, Viewer, audience, common, history_view, own, viewer_of
+from app.service.history import HistoryBook
+from app.service.legends import LegendBook
+
+TABLE_LEGENDS = 5
+"""Legends of the table's size shown on the end screen."""
+
+
+class RoomViews:
+    def __init__(
+        self,
+        load: Callable[[str], Awaitable[Room]],
+        legends: LegendBook,
+        history_book: HistoryBook,
+        *,
+        languages: list[str],
+        bot_languages: frozenset[str],
+    ) -> None:
+        """``languages``: those a room may play in here; ``bot_languages``: those this
+        server's bots speak (none without the bots' brain)."""
+        self.load = load
+        self.legends = legends
+        self.history_book = history_book
+        self.languages = languages
+        self.bot_languages = bot_languages
+
+    async def view(self, code: str, pid: int | None) -> View:
+        """The room as the player or watcher ``pid`` may see it (``None``, or neither: the
+        public view), with the whole recent chat. ``RoomNotFound`` if there is no such room."""
+        room = await self.load(code)
+        return await self.room_view(room, viewer_of(room, pid))
+
+    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View:
+        """The per-seat view (``seat`` may be any watcher: see ``views.WATCHER``), plus
+        what the Record of Legends says of this room."""
+        common_part = await self.common_view(room, audience(room, seat), chat_after)
+        return self.own_view(room, seat) | common_part
+
+    def own_view(self, room: Room, seat: Viewer) -> View:
+        """``views.own``: who reads the view and what they may do, bots offered where
+        this server's bots play."""
+        return own(room, seat, self.bot_languages)
+
+    async def common_view(
+        self, room: Room, shared_by: Audience, chat_after: int | None = None
+    ) -> View:
+        """``room_view`` but for its ``views.own`` part: the same for every viewer of
+        ``shared_by`` (see ``views.audience``), built once for all of them."""
+        data = common(room, shared_by, chat_after=chat_after)
+        data["limits"] = {
+            **data["limits"],
+            "languages": self.languages,
+            "bot_languages": sorted(self.bot_languages),
+        }
+        data["best"] = await self.legends.best(room.code)
+        data["record"] = room.phase == "finished" and await self.legends.is_record(room.code)
+        data["legends"] = (
+            await self.legends.listed(players=len(room.players), limit=TABLE_LEGENDS)
+            if room.phase == "finished"
+            else None
+        )
+        # The end screen shows the whole game again; during the game the history is a
+        # read of its own (GET .../history), not a weight on every move's view.
+        data["history"] = (
+            (await self.room_history(room))["clovers"] if room.phase == "finished" else None
+        )
+        return data
+
+    async def history(self, code: str) -> View:
+        """The current game's checked clovers, with their tries: the same for every seat
+        and for anyone with the room's code (``views.history_view``). ``RoomNotFound`` if
+        there is no such room."""
+        return await self.room_history(await self.load(code))
+
+    async def room_history(self, room: Room) -> View:
+        """``history`` of a room at hand."""
+        return history_view(await self.history_book.settled(room))

@@ -1,0 +1,194 @@
+"""Seat requests from a second device, decided by the service: who may let a seat go,
+when, and what the old and new devices' tokens open afterwards.
+
+Driven through ``RoomService`` on the store in memory, on a clock the test moves
+(``tests/web/test_claims.py`` plays the same over HTTP, with the pages).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from app.rules import actions as act
+from app.rules import errors
+from app.service.errors import ClaimNotFound, RoomNotFound
+from app.service.following import Moved
+from app.service.seats import Seat
+from tests.service.support import (
+    HandClock,
+    clues_for,
+    memory_service,
+    quiet,
+    run_async,
+    table,
+    write_clues,
+)
+
+
+def test_a_lost_seat_moves_to_the_device_the_table_lets_in() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.Start())
+        typed = (*clues_for(1)[:2], None, None)
+        await service.act(t.code, t.seat(1), act.Clues(typed, draft=True))  # then her phone died
+        await quiet(t, clock, 1)
+
+        claim = await service.claims.claim(t.code, 1, kind="phone")
+        assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "pending"
+        assert await service.seat_for(t.code, claim.token) is None  # no seat before it is let in
+        # Every seated player sees the request; the room read without a seat does not.
+        assert [c["name"] for c in (await service.view(t.code, 0))["claims"]] == ["Bea"]
+        assert (await service.view(t.code, None))["claims"] == []
+
+        await service.act(t.code, t.seat(2), act.Allow(claim.claim))  # Bea is away: Cy may
+        assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "allowed"
+        # The old device's token opens nothing now, and says why; the new one is the seat.
+        old = t.seated[1].token
+        assert await service.seat_for(t.code, old) is None
+        assert await service.seat_moved(t.code, old)
+        moved = await service.seat_for(t.code, claim.token)
+        assert moved == Seat(t.code, 1, claim.claim)
+        view = await service.view(t.code, moved.pid)
+        assert view["you"]["seat"] == 1
+        assert [leaf["clue"] for leaf in view["clover"]["leaves"]] == list(typed)
+        done = await service.act(t.code, moved, act.Clues(clues_for(1)))
+        assert [leaf["clue"] for leaf in (await done.view())["clover"]["leaves"]] == list(
+            clues_for(1)
+        )
+
+    run_async(scenario())
+
+
+def test_a_present_players_seat_moves_only_with_their_own_allow() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.Start())
+        claim = await service.claims.claim(t.code, 1)
+        before = await service.load(t.code)
+        with pytest.raises(errors.OwnerHere):
+            await service.act(t.code, t.seat(0), act.Allow(claim.claim))
+        with pytest.raises(errors.ClaimGone):
+            await service.act(t.code, t.seat(0), act.Allow("nope"))
+        assert await service.load(t.code) == before  # a refusal changes nothing
+
+        bea = service.follow(t.code, t.seat(1))
+        await anext(bea)  # the room as it is
+        # Bea turns it down: the claimant learns it, its token opens nothing.
+        await service.act(t.code, t.seat(1), act.Refuse(claim.claim))
+        assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "refused"
+        assert (await service.load(t.code)).claims == ()
+        assert await service.seat_for(t.code, claim.token) is None
+        # Asked again, Bea herself lets it go; her old device's stream is told, and ends.
+        again = await service.claims.claim(t.code, 1)
+        await service.act(t.code, t.seat(1), act.Allow(again.claim))
+        assert await service.seat_for(t.code, again.token) == Seat(t.code, 1, again.claim)
+        assert await service.seat_for(t.code, t.seated[1].token) is None
+        told = [item async for item in bea]
+        assert isinstance(told[-1], Moved)
+
+    run_async(scenario())
+
+
+def test_the_spectators_seat_waits_for_their_clover_to_be_checked() -> None:
+    """The takeover: a guesser asks from a second device for the seat of a Spectator
+    who is away, and taps Allow on their first. The seat waits for the check, and the
+    browser that asked may never answer its own request."""
+
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await write_clues(t)
+        room = await service.load(t.code)
+        spectator = room.spectator()
+        assert spectator is not None
+        guesser, other = [seat for seat in range(3) if seat != spectator]
+        await quiet(t, clock, spectator)
+
+        # A device seated here asks for no other seat.
+        with pytest.raises(errors.AlreadySeated):
+            await service.claims.claim(t.code, spectator, held=[t.seated[guesser].token])
+        claim = await service.claims.claim(t.code, spectator)
+        for seat in (guesser, other):
+            with pytest.raises(errors.SpectatorSeatWaits):
+                await service.act(t.code, t.seat(seat), act.Allow(claim.claim))
+        state = await service.claims.state(t.code, claim.claim, claim.token)
+        assert (state.status, state.seat, state.waits) == ("pending", spectator, True)
+        # The guesser's own browser, which holds the request, may not answer it at all.
+        with pytest.raises(errors.OwnRequest):
+            await service.act(t.code, t.seat(guesser), act.Allow(claim.claim, mine=claim.claim))
+        # The second device reads no solution meanwhile.
+        assert (await service.view(t.code, None))["resolution"]["solution"] is None
+
+    run_async(scenario())
+
+
+def test_a_player_back_a_moment_ago_answers_for_their_own_seat() -> None:
+    """An answer judges presence now, not as of the last sweep: the host, back for a
+    moment (a read of the room), is at the table, and only she may let her seat go."""
+
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.Start())
+        await quiet(t, clock, 0)
+        assert not (await service.load(t.code)).players[0].present
+        claim = await service.claims.claim(t.code, 0, kind="computer")
+        service.touch(t.code, 0)  # Ada reads the room: no sweep has run since
+        with pytest.raises(errors.OwnerHere):
+            await service.act(t.code, t.seat(1), act.Allow(claim.claim))
+        assert (await service.load(t.code)).players[0].present
+
+    run_async(scenario())
+
+
+def test_one_address_holds_two_requests_and_requests_run_out() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.Start())
+        here = "203.0.113.7"
+        first = await service.claims.claim(t.code, 1, address=here)
+        second = await service.claims.claim(t.code, 2, address=here)
+        with pytest.raises(errors.TooManyClaimsHere):
+            await service.claims.claim(t.code, 0, address=here)
+        # The same device asking again: its earlier request makes way for this one.
+        again = await service.claims.claim(t.code, 0, held=[first.token], address=here)
+        room = await service.load(t.code)
+        assert [c.id for c in room.claims] == [second.claim, again.claim]
+        assert (await service.claims.state(t.code, first.claim, first.token)).status == "refused"
+        elsewhere = await service.claims.claim(t.code, 1, address="198.51.100.4")
+        # Five minutes on, the sweep drops every request, and the claimants read it.
+        clock.forward(301)
+        await quiet(t, clock)
+        assert (await service.load(t.code)).claims == ()
+        state = await service.claims.state(t.code, elsewhere.claim, elsewhere.token)
+        assert state.status == "refused"
+
+    run_async(scenario())
+
+
+def test_the_host_may_keep_the_answer_and_a_claim_may_be_withdrawn() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        with pytest.raises(errors.NotHost):
+            await service.act(t.code, t.seat(1), act.ClaimsBy("host"))
+        await service.act(t.code, t.seat(0), act.ClaimsBy("host"))
+        claim = await service.claims.claim(t.code, 2)  # in the lobby too
+        with pytest.raises(ClaimNotFound):
+            await service.claims.withdraw(t.code, claim.claim, "not-the-token")
+        assert await service.claims.withdraw(t.code, claim.claim, claim.token) == 2
+        assert (await service.load(t.code)).claims == ()
+        assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "refused"
+        with pytest.raises(errors.BadSeat):
+            await service.claims.claim(t.code, 9)
+        with pytest.raises(RoomNotFound):
+            await service.claims.claim("ZZZZZZ", 0)
+
+    run_async(scenario())
