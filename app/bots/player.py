@@ -20,6 +20,7 @@ so a person's move is built on, never fought.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -29,7 +30,7 @@ from app.bots.guessing import Laid, best_board
 from app.bots.writing import write_clues
 from app.rules.actions import Action, Agree, Clues, Done, Lock, Place
 
-View = dict[str, Any]
+View = Mapping[str, Any]
 
 
 class Pace(Enum):

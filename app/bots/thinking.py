@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import time
+from collections.abc import Mapping
 from typing import Any
 
 from app.bots.player import Turn, decide
@@ -36,7 +37,7 @@ def start() -> None:
     _brain = Brain()
 
 
-def think(view: dict[str, Any]) -> tuple[Turn | None, float]:
+def think(view: Mapping[str, Any]) -> tuple[Turn | None, float]:
     """The bot's next action on ``view``, and the seconds the decision took."""
     if _brain is None:
         start()

@@ -10,12 +10,13 @@ seat.
 
 from __future__ import annotations
 
+import typing
 from collections.abc import Collection
-from typing import Any
 
 from app.rules import chat, checks, claims, clock, lobby, resolution, seating, watchers, writing
 from app.rules.state import Room
 from app.rules.text import N_
+from app.rules.view_types import Can
 
 NO_BOTS_HERE = N_("Bots are not installed on this server.")
 BOTS_SPEAK = N_("Bots speak English only for now: they play in English rooms.")
@@ -39,7 +40,7 @@ def allowed(
     *,
     watching: bool = False,
     bot_languages: Collection[str] = (),
-) -> dict[str, Any]:
+) -> Can:
     """Every action this seat may take now: a flag each, for ``kick`` and ``drop`` the
     seats, for ``allow`` and ``refuse`` the claims this seat may allow, or refuse.
     ``join`` and ``watch`` are for someone without a seat (``seat=None``): whether they
@@ -111,39 +112,14 @@ def allowed(
     }
 
 
-def _only(**flags: bool) -> dict[str, Any]:
+def _only(**flags: bool) -> Can:
     """Every answer no, every list empty, but for ``flags``: what someone who does not
     play this game now may do."""
-    nothing: dict[str, Any] = {
-        "kick": [],
-        "drop": [],
-        "stand_in": [],
-        "allow": [],
-        "refuse": [],
-    }
-    return dict.fromkeys((*FLAGS, "join", "claim", "watch"), False) | nothing | flags
+    nothing: dict[str, object] = {key: [] if key in LISTS else False for key in Can.__annotations__}
+    return typing.cast(Can, nothing | flags)
 
 
-FLAGS = (
-    "sit",
-    "watchers_chat",
-    "settings",
-    "add_bot",
-    "claims_by",
-    "language",
-    "timer",
-    "pause",
-    "resume",
-    "start",
-    "leave",
-    "write",
-    "done",
-    "undone",
-    "move",
-    "agree",
-    "unagree",
-    "lock",
-    "next",
-    "say",
-    "again",
+LISTS = frozenset(
+    key for key, hint in typing.get_type_hints(Can).items() if typing.get_origin(hint) is list
 )
+"""The answers of ``Can`` that are lists (of seats, of claims): the rest are flags."""

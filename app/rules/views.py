@@ -18,14 +18,15 @@ a watcher (``seat=WATCHER``), whose view is one and the same for every watcher:
 nothing in it names which watcher reads it, so a change is rendered once for all.
 Beyond that, a view is two parts (``own`` and ``common``): seats that know the same
 share the common one (``audience``), so it is built once for a room's guessers.
-The result is plain JSON-ready data in the shape of the API's room state (docs/api.md).
+The result is plain JSON-ready data in the shape of the API's room state (docs/api.md),
+declared in ``view_types`` (the API's document is derived from those declarations).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Any, Final, Literal
+from typing import TYPE_CHECKING, Final, Literal, cast
 
 from app.rules.allowed import allowed
 from app.rules.geometry import LEAVES, SPOTS, pair
@@ -33,6 +34,7 @@ from app.rules.languages import warning_text
 from app.rules.scoring import PERFECT_SCORE, is_right, max_score
 from app.rules.state import (
     CLAIM_MS,
+    LANGUAGES,
     MAX_DECOYS,
     MAX_PLAYERS,
     MAX_TIMER_MINUTES,
@@ -45,18 +47,39 @@ from app.rules.state import (
     Resolution,
     Room,
 )
+from app.rules.view_types import (
+    ClaimShown,
+    Clock,
+    ClueWarning,
+    Common,
+    HistoryClover,
+    HistoryOut,
+    Limits,
+    Own,
+    OwnClover,
+    ResolutionOut,
+    SeatedYou,
+    SolutionSpot,
+    Timers,
+    View,
+    WatcherYou,
+)
 
 if TYPE_CHECKING:  # the views read records; they need not load the engine that makes them
     from app.rules.history import CloverRecord, GameRecord
 
-LIMITS = {
-    "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
-    "decoys": {"min": MIN_DECOYS, "max": MAX_DECOYS, "standard": STANDARD_DECOYS},
-    "timer_minutes": {"min": MIN_TIMER_MINUTES, "max": MAX_TIMER_MINUTES},
-}
-"""The bounds the rules hold a table to, for pages and clients to offer (never restate)."""
 
-View = dict[str, Any]
+def limits(languages: Sequence[str] = LANGUAGES, bot_languages: Collection[str] = ()) -> Limits:
+    """The bounds the rules hold a table to, for pages and clients to offer (never restate),
+    and the languages this table has a deck in and its bots speak (the service's to say)."""
+    return {
+        "players": {"min": MIN_PLAYERS, "max": MAX_PLAYERS},
+        "decoys": {"min": MIN_DECOYS, "max": MAX_DECOYS, "standard": STANDARD_DECOYS},
+        "timer_minutes": {"min": MIN_TIMER_MINUTES, "max": MAX_TIMER_MINUTES},
+        "languages": list(languages),
+        "bot_languages": sorted(bot_languages),
+    }
+
 
 WATCHER: Final = "watcher"
 """Who a view is for when it is for a watcher, in place of a seat."""
@@ -87,6 +110,7 @@ def view(
     *,
     chat_after: int | None = None,
     bot_languages: Collection[str] = (),
+    languages: Sequence[str] = LANGUAGES,
 ) -> View:
     """The room as ``viewer`` may see it: a seat, ``WATCHER``, or ``None`` for someone
     with neither. A watcher sees what someone without a seat sees, and what they may do
@@ -102,8 +126,14 @@ def view(
     same for every viewer of one ``audience``, so a change can be told to the four
     guessers of a room at the cost of one.
     """
-    common_part = common(room, audience(room, viewer), chat_after=chat_after)
-    return own(room, viewer, bot_languages) | common_part
+    common_part = common(
+        room,
+        audience(room, viewer),
+        chat_after=chat_after,
+        languages=languages,
+        bot_languages=bot_languages,
+    )
+    return {**own(room, viewer, bot_languages), **common_part}
 
 
 def audience(room: Room, viewer: Viewer) -> Audience:
@@ -120,7 +150,7 @@ def audience(room: Room, viewer: Viewer) -> Audience:
     return SEATED
 
 
-def own(room: Room, viewer: Viewer, bot_languages: Collection[str] = ()) -> View:
+def own(room: Room, viewer: Viewer, bot_languages: Collection[str] = ()) -> Own:
     """What is ``viewer``'s own in a view: who reads it and what they may do, bots
     offered only in a room of one of ``bot_languages`` (the service's to say: the
     rules know no bots' brain; ``allowed.why_no_bots``)."""
@@ -130,9 +160,17 @@ def own(room: Room, viewer: Viewer, bot_languages: Collection[str] = ()) -> View
     return {"you": _you(room, seat, watching), "can": can}
 
 
-def common(room: Room, audience: Audience, *, chat_after: int | None = None) -> View:
+def common(
+    room: Room,
+    audience: Audience,
+    *,
+    chat_after: int | None = None,
+    languages: Sequence[str] = LANGUAGES,
+    bot_languages: Collection[str] = (),
+) -> Common:
     """All of a view but ``own``: the same for every viewer of ``audience``. What one
-    seat may know and others not is cut here, by the audience (see ``audience``)."""
+    seat may know and others not is cut here, by the audience (see ``audience``).
+    ``languages`` and ``bot_languages`` go to its ``limits``: the service says which."""
     seat = audience if isinstance(audience, int) else None
     seated = audience is not None
     seats = {p.pid: s for s, p in enumerate(room.players)}
@@ -143,7 +181,7 @@ def common(room: Room, audience: Audience, *, chat_after: int | None = None) -> 
         "phase": room.phase,
         "seq": room.seq,
         "decoys": room.decoys,
-        "limits": LIMITS,
+        "limits": limits(languages, bot_languages),
         "players": [
             {
                 "seat": s,
@@ -186,10 +224,13 @@ def common(room: Room, audience: Audience, *, chat_after: int | None = None) -> 
             for c in chat
         ],
         "chat_after": chat_after,
-        "timers": {
-            phase: {"mode": room.timer(phase).mode, "minutes": room.timer(phase).minutes}
-            for phase in TIMER_PHASES
-        },
+        "timers": cast(
+            Timers,
+            {
+                phase: {"mode": room.timer(phase).mode, "minutes": room.timer(phase).minutes}
+                for phase in TIMER_PHASES
+            },
+        ),
         "paused": room.paused,
         "clock": _clock(room),
     }
@@ -205,7 +246,7 @@ def _own_clover(room: Room, seat: int) -> Clover | None:
     return None if clover is None or clover.dropped else clover
 
 
-def _clock(room: Room) -> View | None:
+def _clock(room: Room) -> Clock | None:
     """The table's countdown: the same absolute deadline on every screen, and the seats
     still writing during the last grace (a clover's being done is public already)."""
     clock = room.countdown
@@ -233,7 +274,7 @@ def _iso(epoch_ms: int) -> str:
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def _you(room: Room, seat: int | None, watching: bool) -> View | None:
+def _you(room: Room, seat: int | None, watching: bool) -> SeatedYou | WatcherYou | None:
     """Who reads the view: a seat, or a watcher (which one is not said: see ``WATCHER``)."""
     if watching:
         return {"seat": None, "host": False, "watcher": True}
@@ -242,12 +283,12 @@ def _you(room: Room, seat: int | None, watching: bool) -> View | None:
     return {"seat": seat, "host": seat == room.acting_host()}
 
 
-def _claims(room: Room) -> list[View]:
+def _claims(room: Room) -> list[ClaimShown]:
     """The seat requests waiting, for the seated players to answer: which seat, its role
     at the table, the kind of device asking, whether it asks a seat back and whether it
     must wait for the Spectator's check. Never who asks, their token or their address:
     a device without a seat has no name."""
-    shown = []
+    shown: list[ClaimShown] = []
     for claim in room.claims:
         seat = room.seat_of(claim.pid)
         if seat is not None:
@@ -268,7 +309,7 @@ def _claims(room: Room) -> list[View]:
     return shown
 
 
-def _clover_view(clover: Clover) -> View:
+def _clover_view(clover: Clover) -> OwnClover:
     laid = clover.laid()
     return {
         "cards": [
@@ -283,7 +324,7 @@ def _clover_view(clover: Clover) -> View:
     }
 
 
-def _warnings(clover: Clover, language: str) -> list[View]:
+def _warnings(clover: Clover, language: str) -> list[ClueWarning]:
     return [
         {"leaf": leaf, "keyword": keyword, "message": str(warning_text(language, keyword))}
         for leaf, keyword in enumerate(clover.warnings)
@@ -291,7 +332,7 @@ def _warnings(clover: Clover, language: str) -> list[View]:
     ]
 
 
-def _resolution(room: Room, seat: int | None) -> View | None:
+def _resolution(room: Room, seat: int | None) -> ResolutionOut | None:
     res = room.resolution
     clover = room.current_clover()
     spectator = room.spectator()
@@ -304,7 +345,7 @@ def _resolution(room: Room, seat: int | None) -> View | None:
         "lock_holder": room.lock_holder(),
         "attempt": res.attempt,
         "checked": res.checked,
-        "clues": list(clover.clues),
+        "clues": _clues(clover),
         "pool": [
             {"card": card_id, "words": clover.words_of(card_id)}
             for card_id in clover.pool_order
@@ -333,7 +374,13 @@ def _resolution(room: Room, seat: int | None) -> View | None:
     }
 
 
-def _solution(clover: Clover, res: Resolution) -> list[View]:
+def _clues(clover: Clover) -> list[str]:
+    """The clues of a clover played: all four written (a clover with a leaf left empty
+    when its clock ran out is not played)."""
+    return cast(list[str], list(clover.clues))
+
+
+def _solution(clover: Clover, res: Resolution) -> list[SolutionSpot]:
     """Where each true card lies; ``found``: whether the board holds it there, rightly turned."""
     return [
         {
@@ -351,7 +398,7 @@ def _score(room: Room, res: Resolution) -> int | None:
     return room.results[-1].score if res.checked and room.results else None
 
 
-def history_view(record: GameRecord) -> View:
+def history_view(record: GameRecord) -> HistoryOut:
     """The game's history as anyone may see it: every checked clover, with its tries.
 
     A clover enters the history at its check, when its solution becomes public
@@ -370,22 +417,22 @@ def history_view(record: GameRecord) -> View:
     }
 
 
-def _checked_clover(played: CloverRecord) -> View:
+def _checked_clover(played: CloverRecord) -> HistoryClover:
     clover = played.clover
     return {
         "turn": played.turn,
         "spectator": played.spectator,
         "player": played.player,
         "name": played.name,
-        "clues": list(clover.clues),
+        "clues": _clues(clover),
         "tries": [
             {
                 "attempt": t.attempt,
                 "placements": [
                     {
-                        "spot": p.spot,
                         "card": p.card,
                         "words": clover.words_of(p.card),
+                        "spot": p.spot,
                         "rotation": p.rotation,
                         "right": p.right,
                     }
@@ -394,12 +441,12 @@ def _checked_clover(played: CloverRecord) -> View:
             }
             for t in played.tries
         ],
-        "score": played.score,
+        "score": cast(int, played.score),  # a checked clover has its score
         "solution": [
             {
-                "spot": s,
                 "card": clover.cards[s].id,
                 "words": list(clover.cards[s].words),
+                "spot": s,
                 "rotation": clover.rotations[s],
             }
             for s in SPOTS

@@ -32,7 +32,7 @@ import multiprocessing
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import astuple, dataclass
 from typing import TYPE_CHECKING, Any
@@ -98,7 +98,7 @@ class BotTable:
         *,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
-        decide: Callable[[dict[str, Any]], Turn | None] | None = None,
+        decide: Callable[[Mapping[str, Any]], Turn | None] | None = None,
     ) -> None:
         """``clock`` and ``sleep`` measure and wait the bots' time (a test's own clock);
         ``decide``, if given, thinks here instead of in the thinking process (a test's
@@ -269,7 +269,7 @@ class BotTable:
         _, _, pid, turn = min(turns, key=lambda t: (t[0], t[1]))
         return pid, turn
 
-    async def _decide(self, seen: dict[str, Any]) -> Turn | None:
+    async def _decide(self, seen: Mapping[str, Any]) -> Turn | None:
         if self._decide_here is not None:
             return self._decide_here(seen)
         loop = asyncio.get_running_loop()

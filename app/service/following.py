@@ -15,22 +15,26 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, Protocol
 
 from app.rules.state import Room
-from app.rules.views import Audience, View, Viewer, audience, viewer_of
-from app.service.hub import Change, Closed, Ping, RoomHub
+from app.rules.view_types import Own
+from app.rules.views import Audience, Viewer, audience, viewer_of
+from app.service.hub import Change, Closed, EventAction, Ping, RoomHub
 from app.service.presence import PresenceTracker
+from app.service.room_state import CommonState, RoomState
 
 
 class Views(Protocol):
     """The service's views of a room (``viewing.RoomViews``): a viewer's whole, and the part
     one audience shares (``views.audience``)."""
 
-    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View: ...
+    async def room_view(
+        self, room: Room, seat: Viewer, chat_after: int | None = None
+    ) -> RoomState: ...
 
     async def common_view(
         self, room: Room, shared_by: Audience, chat_after: int | None = None
-    ) -> View: ...
+    ) -> CommonState: ...
 
-    def own_view(self, room: Room, seat: Viewer) -> View: ...
+    def own_view(self, room: Room, seat: Viewer) -> Own: ...
 
 
 class Update:
@@ -49,7 +53,7 @@ class Update:
 
     def __init__(self, change: Change, seat: Viewer, views: Views) -> None:
         self.seq = change.seq
-        self.action: dict[str, Any] | None = change.action
+        self.action: EventAction | None = change.action
         """Who did what (``None``: the room as it is now, sent whole)."""
         self.chat_after = change.chat_after
         """``view()['chat']`` holds the lines after this chat line id; ``None``: all of it."""
@@ -67,7 +71,7 @@ class Update:
         self._change.rendered[(kind, self._seat)] = built
         return built
 
-    async def common(self, kind: str, build: Callable[[View], Any]) -> Any:
+    async def common(self, kind: str, build: Callable[[CommonState], Any]) -> Any:
         """``build`` of the common part of this seat's view (``views.audience``), kept with
         the change as ``kind``: built once for every seat of the audience."""
         shared_by = audience(self._change.room, self._seat)
@@ -77,17 +81,17 @@ class Update:
             built = self._change.rendered[(kind, shared_by)] = build(view)
         return built
 
-    async def view(self) -> View:
+    async def view(self) -> RoomState:
         """The seat's view after this change, its chat as ``chat_after`` says. Built anew
         at each call: a stream keeps what it makes of it, not the view (an idle stream
         holds its last update, and five thousand views are a lot for the collector)."""
         return await self._views.room_view(self._change.room, self._seat, self.chat_after)
 
-    async def whole(self) -> View:
+    async def whole(self) -> RoomState:
         """The same view with the whole recent chat."""
         return await self._views.room_view(self._change.room, self._seat, None)
 
-    def own(self) -> View:
+    def own(self) -> Own:
         """What is this seat's own in its view (``views.own``)."""
         return self._views.own_view(self._change.room, self._seat)
 

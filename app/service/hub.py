@@ -11,10 +11,11 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal, TypedDict
 
 from app.rules.actions import (
     BOARD_ACTIONS,
+    BY_TYPE,
     Action,
     AddBot,
     Allow,
@@ -31,7 +32,8 @@ from app.rules.actions import (
     Watch,
     Withdraw,
 )
-from app.rules.state import Room
+from app.rules.state import DEVICE_KINDS, Room
+from app.rules.view_types import CLOCK_KINDS, OneOf
 
 HISTORY = 64
 """Changes kept per room for reconnecting streams."""
@@ -41,13 +43,48 @@ QUEUE_SIZE = 256
 """Changes a slow stream may fall behind before it is resynchronized."""
 
 
+class _Actor(TypedDict):
+    type: Annotated[str, OneOf(tuple(sorted(BY_TYPE))), "The action's type"]
+    seat: Annotated[int | None, "The seat that acted; null for a watcher or the server"]
+
+
+class EventAction(_Actor, total=False):
+    """Who did what, never its content (no clue, no card)."""
+
+    player: Annotated[int, "The acting player's (or watcher's) id"]
+    name: Annotated[str, "The acting player's (or watcher's) name"]
+    watcher: Annotated[Literal[True], "A watcher acted"]
+    removed: Annotated[str, "`kick`, `drop`: who was removed"]
+    bot: Annotated[str, "`add_bot`: the bot's name"]
+    stood_in: Annotated[str, "`stand_in`: whose seat a bot plays"]
+    draft: Annotated[Literal[True], "`clues`: a draft, as typed"]
+    claimed: Annotated[str, "A seat request: the seat's player"]
+    claimed_seat: Annotated[int, "A seat request: the seat"]
+    device: Annotated[
+        str | None,
+        OneOf(DEVICE_KINDS),
+        "A seat request: the kind of device asking (null when its browser does not say); "
+        "absent for any other action",
+    ]
+    back: Annotated[bool, "A seat request: a seat asked back"]
+    host: Annotated[bool, "A seat request: the seat is the host's"]
+    spectator: Annotated[bool, "A seat request: the seat is the Spectator's"]
+    ran_out: Annotated[str, OneOf(CLOCK_KINDS), "`timeout`: which clock ran out"]
+    not_played: Annotated[list[str], "`timeout`: the players whose clover is not played now"]
+    late: Annotated[list[str], "`timeout`: the players who get the grace to finish"]
+    quiet: Annotated[
+        Literal[True], "`lock`: a bot locked in after a long quiet, over people who had not agreed"
+    ]
+    cleared: Annotated[list[int], "A move that cleared Agrees: whose they were, by seat"]
+
+
 @dataclass(frozen=True)
 class Change:
     """A room after one accepted action, and who did what (never the action's content)."""
 
     seq: int
     room: Room
-    action: dict[str, Any] | None
+    action: EventAction | None
     chat_after: int | None = None
     """The id of the last chat line before this change; ``None`` for a resynchronizing
     change (the current state, not one action), which carries the whole chat."""
@@ -71,12 +108,12 @@ def change_after(
 
 def happened(
     action: Action, seat: int | None, before: Room, after: Room, pid: int | None = None
-) -> dict[str, Any]:
+) -> EventAction:
     """Who did what: never an action's content (a clue, a card), only its type and its
     author, by seat then, player id and name (public at the table). A removal also
     names who was removed (from the lobby, or out of the game), who may no longer have a
     seat to be named by; a seat request names the player whose seat it asks for."""
-    summary: dict[str, Any] = {"type": action.type, "seat": seat}
+    summary: EventAction = {"type": action.type, "seat": seat}
     if seat is not None:
         actor = (after if isinstance(action, Join) else before).players[seat]
         summary["player"] = actor.pid
@@ -86,7 +123,7 @@ def happened(
     if watcher is None and isinstance(action, Watch) and after.watchers:
         watcher = after.watchers[-1]
     if watcher is not None:
-        summary.update(player=watcher.pid, name=watcher.name, watcher=True)
+        summary.update({"player": watcher.pid, "name": watcher.name, "watcher": True})
     if isinstance(action, Kick | Drop) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
     if isinstance(action, AddBot) and len(after.players) > len(before.players):

@@ -7,11 +7,12 @@ they are kept in memory until the room's next game finishes.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import cast
 
 from app.rules.scoring import max_score
 from app.rules.state import Room
 from app.service.in_memory import RoomsInMemory
+from app.service.room_state import Legend
 from app.service.store import LegendRecord, RoomStore
 
 
@@ -19,7 +20,7 @@ class LegendBook:
     def __init__(self, store: RoomStore, in_memory: RoomsInMemory) -> None:
         self.store = store
         self.in_memory = in_memory
-        self._best: dict[str, dict[str, Any] | None] = {}
+        self._best: dict[str, Legend | None] = {}
         self._record: dict[str, bool] = {}
 
     async def listed(
@@ -30,15 +31,16 @@ class LegendBook:
         room: str | None = None,
         limit: int = 20,
         language: str | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[Legend]:
         """Best score first. A room code is the room's only secret (it reads the chat
         and joins the next game), so legends carry one only when asked for one room's,
         which the web layer answers to that room's own players alone."""
-        return await self.store.legends(
+        rows = await self.store.legends(
             players=players, decoys=decoys, room=room, limit=limit, language=language
         )
+        return cast(list[Legend], rows)  # the store's rows, in the shape the API declares
 
-    async def best(self, code: str) -> dict[str, Any] | None:
+    async def best(self, code: str) -> Legend | None:
         if code not in self._best:
             rows = await self.in_memory.once(
                 ("best", code), lambda: self.listed(room=code, limit=1)

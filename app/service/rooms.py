@@ -15,13 +15,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from app.rules.actions import Action, Allow, Create, Drop, Join, Kick, Refuse, Say, Watch
 from app.rules.deck import Deck
 from app.rules.errors import BadLanguage
 from app.rules.state import Room
-from app.rules.views import Audience, View, Viewer
+from app.rules.view_types import HistoryOut, Own
+from app.rules.views import Audience, Viewer
 from app.service.action_path import NO_DECK, ActionFor, ActionPath, AlsoSave, Listener
 from app.service.claims import ClaimDesk
 from app.service.clock import Clock
@@ -38,6 +38,7 @@ from app.service.meter import Meter, Metered
 from app.service.presence import PresenceReports, PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.replay import Replay
+from app.service.room_state import CommonState, Legend, RoomState
 from app.service.seats import Seat, SeatBook
 from app.service.store import CodeTaken, Logged, Record, RoomStore, SeatRecord
 from app.service.viewing import RoomViews
@@ -278,26 +279,26 @@ class RoomService:
         """``RoomNotFound`` unless there is a room ``code``."""
         await self.load(code)
 
-    async def view(self, code: str, pid: int | None) -> View:
+    async def view(self, code: str, pid: int | None) -> RoomState:
         """``RoomViews.view``: the room as ``pid`` may see it (``None``: the public view)."""
         return await self.views.view(code, pid)
 
-    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> View:
+    async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> RoomState:
         return await self.views.room_view(room, seat, chat_after)
 
-    def own_view(self, room: Room, seat: Viewer) -> View:
+    def own_view(self, room: Room, seat: Viewer) -> Own:
         return self.views.own_view(room, seat)
 
     async def common_view(
         self, room: Room, shared_by: Audience, chat_after: int | None = None
-    ) -> View:
+    ) -> CommonState:
         return await self.views.common_view(room, shared_by, chat_after)
 
-    async def history(self, code: str) -> View:
+    async def history(self, code: str) -> HistoryOut:
         """``RoomViews.history``: the current game's checked clovers, the same for all."""
         return await self.views.history(code)
 
-    async def room_history(self, room: Room) -> View:
+    async def room_history(self, room: Room) -> HistoryOut:
         return await self.views.room_history(room)
 
     async def seat_for(self, code: str, token: str | None) -> Seat | None:
@@ -311,7 +312,7 @@ class RoomService:
         room: str | None = None,
         limit: int = 20,
         language: str | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[Legend]:
         return await self.legends.listed(
             players=players, decoys=decoys, room=room, limit=limit, language=language
         )

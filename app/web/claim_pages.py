@@ -7,6 +7,8 @@ it, its token becomes this device's seat cookie and the room opens.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 
@@ -137,7 +139,7 @@ async def _claim_answer(
     return HTMLResponse(render.page("claim", lang, **context))
 
 
-def _name_of(view: dict[str, object] | None, seat: int) -> str | None:
+def _name_of(view: Mapping[str, object] | None, seat: int) -> str | None:
     players = view.get("players") if view else None
     if isinstance(players, list) and 0 <= seat < len(players):
         return str(players[seat]["name"])

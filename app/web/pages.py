@@ -12,6 +12,7 @@ a bare error or a 500.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, Form, Request
@@ -27,6 +28,7 @@ from app.rules.text import N_
 from app.service.clock import epoch_ms
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
+from app.service.room_state import Legend
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.web import live, render
@@ -92,7 +94,7 @@ HOME_LEGENDS = 3
 """Legends shown per table size on the home page."""
 
 
-async def legends_by_count(service: RoomService) -> dict[int, list[dict[str, Any]]]:
+async def legends_by_count(service: RoomService) -> dict[int, list[Legend]]:
     return {n: await service.legends_of(players=n, limit=HOME_LEGENDS) for n in range(3, 7)}
 
 
@@ -234,7 +236,7 @@ async def room_page(
 def _room(
     request: Request,
     service: RoomService,
-    view: dict[str, Any],
+    view: Mapping[str, Any],
     seat: Seat,
     lang: str,
     *,

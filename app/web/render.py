@@ -9,7 +9,7 @@ logic beyond presentation (which words face which edge, who is who).
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -196,7 +196,7 @@ def region(template: str, lang: str, context: dict[str, Any]) -> str:
     return ENVS[lang].get_template(f"partials/_{template}.html").render(**context)
 
 
-def chat_lines(lines: list[dict[str, Any]], lang: str) -> str:
+def chat_lines(lines: Sequence[Mapping[str, Any]], lang: str) -> str:
     """New chat lines as list items, appended to the chat on every screen."""
     return ENVS[lang].get_template("partials/_chat-line.html").render(lines=lines)
 
@@ -206,14 +206,14 @@ def flash(message: Message, lang: str) -> str:
     return ENVS[lang].get_template("partials/_flash.html").render(message=message)
 
 
-def region_context(view: dict[str, Any], site: str, **extra: Any) -> dict[str, Any]:
+def region_context(view: Mapping[str, Any], site: str, **extra: Any) -> dict[str, Any]:
     """What the room page and its live regions render from: the seat's view, and
     ``site``, the address in front of the invite link ("" in a live update shared
     by every stream of a seat: the page's script puts its own address there)."""
     return room_context(view, site=site, **extra)
 
 
-def room_context(view: dict[str, Any], **extra: Any) -> dict[str, Any]:
+def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
     """What every room template gets: the view and names derived from it."""
     players = view["players"]
     you = view["you"]

@@ -25,6 +25,7 @@ from app.rules.lookalikes import (
     lookalike_keys,
     skeleton,
 )
+from app.rules.names import is_reserved_name
 from app.rules.seating import clean_name
 from app.rules.state import MAX_NAME_LENGTH, Room
 
@@ -140,7 +141,9 @@ def _twins(ch: str) -> list[str]:
 @st.composite
 def name_and_twin(draw: st.DrawFn) -> tuple[str, str]:
     alphabet = st.sampled_from(string.ascii_letters + string.digits)
-    name = draw(st.text(alphabet, min_size=1, max_size=MAX_NAME_LENGTH))
+    # a name the table reserves (a confusable "administratrice") never sits at all
+    names = st.text(alphabet, min_size=1, max_size=MAX_NAME_LENGTH)
+    name = draw(names.filter(lambda name: not is_reserved_name(name)))
     twin = "".join(draw(st.sampled_from([ch, *_twins(ch)])) for ch in name)
     return name, twin
 
