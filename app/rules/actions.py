@@ -375,6 +375,3 @@ PLAYER_ACTIONS: tuple[type[Action], ...] = tuple(c for c in ACTIONS if c.sent_by
 
 BOARD_ACTIONS = (Place, Remove, Rotate)
 """Actions that change the board, and so clear every Agree."""
-
-WATCHER_ACTIONS = (Sit, Leave, Say)
-"""What a watcher may send: sit down in the lobby, stop watching, and chat (when allowed)."""

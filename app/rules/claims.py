@@ -2,7 +2,7 @@
 out, and who answers them (the host's choice, ``ClaimsBy``).
 
 The rules of a request live here; its tokens are the service's
-(``service/claims.py``), the device asking is the web's (``web/asking.py``).
+(``service/claims.py``), the device asking is the web's (``web/claimant.py``).
 """
 
 from __future__ import annotations

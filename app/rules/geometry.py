@@ -24,7 +24,6 @@ from app.rules.text import N_
 
 SPOTS: tuple[int, ...] = (0, 1, 2, 3)
 LEAVES: tuple[int, ...] = (0, 1, 2, 3)
-EDGES: tuple[int, ...] = (0, 1, 2, 3)
 ROTATIONS: tuple[int, ...] = (0, 1, 2, 3)
 
 # Translators: the spots of the clover, where cards lie; lower case, also inside sentences

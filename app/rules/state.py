@@ -262,10 +262,6 @@ class Countdown:
     ends: int | None = None
     left: int | None = None
 
-    @property
-    def running(self) -> bool:
-        return self.ends is not None
-
 
 @dataclass(frozen=True)
 class ChatLine:

@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from app.rules.state import Room
 from app.rules.view_types import Own
 from app.rules.views import Audience, Viewer, audience, viewer_of
-from app.service.hub import Change, Closed, EventAction, Ping, RoomHub
+from app.service.hub import Change, EventAction, Ping, RoomHub, ServerStopping
 from app.service.presence import PresenceTracker
 from app.service.room_state import CommonState, RoomState
 
@@ -96,7 +96,7 @@ class Update:
         return self._views.own_view(self._change.room, self._seat)
 
 
-class Whom:
+class StreamViewer:
     """Whom one stream's changes are for (``views.viewer_of``), worked out again only
     when the room's players or watchers are no longer the ones it was worked out from:
     else each of a room's fifty watchers' streams would look through its fifty watchers
@@ -154,7 +154,7 @@ class Follower:
         gives ``MOVED`` and ends; it ends too when the server stops.
         """
         sub = self.hub.subscribe(code, pid)
-        whom = Whom(pid)
+        whom = StreamViewer(pid)
         if pid is not None:
             self.presence.connected(code, pid)
         try:
@@ -179,7 +179,7 @@ class Follower:
             del room, missed
             while True:
                 item = await sub.get()
-                if isinstance(item, Closed):
+                if isinstance(item, ServerStopping):
                     return  # the server is stopping
                 if isinstance(item, Ping):
                     yield item

@@ -187,11 +187,11 @@ class Ping:
 PING = Ping()
 
 
-class Closed:
+class ServerStopping:
     """Handed to every subscriber when the server stops: the stream ends."""
 
 
-CLOSED = Closed()
+STOPPING = ServerStopping()
 
 
 class Subscription:
@@ -211,12 +211,12 @@ class Subscription:
         self.pid = pid
         """Who follows: a player's or a watcher's id, ``None`` for someone with neither
         (told apart only when the metrics page counts the streams: ``streams``)."""
-        self.pending: list[Change | Ping | Closed] = []
+        self.pending: list[Change | Ping | ServerStopping] = []
         self.overflowed = False
         self._waiter: asyncio.Future[None] | None = None
 
-    def put(self, item: Change | Ping | Closed) -> None:
-        if len(self.pending) >= QUEUE_SIZE and item is not CLOSED:
+    def put(self, item: Change | Ping | ServerStopping) -> None:
+        if len(self.pending) >= QUEUE_SIZE and item is not STOPPING:
             self.overflowed = True
             return
         self.pending.append(item)
@@ -231,8 +231,8 @@ class Subscription:
         self.pending.clear()
         return True
 
-    async def get(self) -> Change | Ping | Closed:
-        """The next change (or ``PING``, or ``CLOSED``), waiting for one if need be."""
+    async def get(self) -> Change | Ping | ServerStopping:
+        """The next change (or ``PING``, or ``STOPPING``), waiting for one if need be."""
         while not self.pending:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
@@ -291,7 +291,7 @@ class RoomHub:
         ``pid`` (``None``: someone with neither)."""
         sub = Subscription(code, pid)
         if self._closed:
-            sub.put(CLOSED)
+            sub.put(STOPPING)
         self._subscribers.setdefault(code, set()).add(sub)
         return sub
 
@@ -307,7 +307,7 @@ class RoomHub:
         self._closed = True
         for subs in self._subscribers.values():
             for sub in subs:
-                sub.put(CLOSED)
+                sub.put(STOPPING)
 
     def forget(self, code: str) -> None:
         """Drop what is kept for a room that no longer exists."""

@@ -13,13 +13,13 @@ from app.service.codes import normalize_code
 from app.service.errors import ClaimNotFound, RoomNotFound
 from app.service.rooms import RoomService
 from app.web import events
-from app.web.asking import answering, asking
+from app.web.claimant import answering, claimant
 from app.web.deps import (
     ActingDep,
     CodeDep,
+    CountedAsLookup,
     CreateLimit,
     JoinLimit,
-    LookupLimit,
     OptionalSeat,
     ReaderSeat,
     SameOriginUnlessBearer,
@@ -127,7 +127,7 @@ async def create_room(
     status_code=201,
     response_model=SeatOut,
     responses=ROOM_ERRORS,
-    dependencies=[JoinLimit, LookupLimit],
+    dependencies=[JoinLimit, CountedAsLookup],
 )
 async def join_room(
     code: CodeDep, body: JoinRoom, request: Request, response: Response, service: ServiceDep
@@ -143,7 +143,7 @@ async def join_room(
     status_code=201,
     response_model=WatchOut,
     responses=ROOM_ERRORS,
-    dependencies=[JoinLimit, LookupLimit],
+    dependencies=[JoinLimit, CountedAsLookup],
 )
 async def watch_room(
     code: CodeDep,
@@ -191,7 +191,7 @@ async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> H
     status_code=201,
     response_model=ClaimOut,
     responses=ROOM_ERRORS,
-    dependencies=[LookupLimit],
+    dependencies=[CountedAsLookup],
 )
 async def post_claim(
     code: CodeDep, body: ClaimIn, request: Request, service: ServiceDep
@@ -208,7 +208,7 @@ async def post_claim(
     it, asks the seat back. One address holds two waiting requests at most (409
     `too_many_claims_here`); requests run out after 5 minutes."""
     await limit_claims(request, service, code)
-    claimed = await service.claims.claim(code, body.seat, **asking(request, code))
+    claimed = await service.claims.claim(code, body.seat, **claimant(request, code))
     return ClaimOut(claim=claimed.claim, seat=claimed.seat, status="pending", token=claimed.token)
 
 

@@ -16,7 +16,7 @@ from app.rules.errors import BadSeat, RuleError
 from app.rules.text import N_
 from app.service.errors import ClaimNotFound, RateLimited, RoomNotFound
 from app.web import render
-from app.web.asking import asking, claim_cookie, claim_of
+from app.web.claimant import claim_cookie, claim_of, claimant
 from app.web.deps import (
     NoRoomPage,
     PageCode,
@@ -61,7 +61,7 @@ async def ask_for_a_seat(
     try:
         if seat is None or not 0 <= seat < 100:
             raise BadSeat(N_("Choose the seat that is yours."))
-        claimed = await service.claims.claim(code, seat, **asking(request, code))
+        claimed = await service.claims.claim(code, seat, **claimant(request, code))
     except RoomNotFound:
         raise NoRoomPage() from None
     except RuleError as error:

@@ -220,10 +220,9 @@ def rate_limited(kind: Limited) -> Callable[..., Awaitable[None]]:
 
 OptionalSeat = Annotated[Seat | None, Depends(optional_seat)]
 ReaderSeat = Annotated[Seat | None, Depends(reader_seat)]
-RequiredSeat = Annotated[Seat, Depends(required_seat)]
 CreateLimit = Depends(rate_limited("create"))
 JoinLimit = Depends(rate_limited("join"))
-LookupLimit = Depends(reader_seat)
+CountedAsLookup = Depends(reader_seat)
 """For a route by code that is not a read: its request counts as a lookup when it comes
 from someone without a seat in the room, as every request by code does."""
 
@@ -239,7 +238,7 @@ class Acting:
 
 async def acting(request: Request, code: str) -> Acting:
     """The room, the seat and the service of an action, in one dependency (the same
-    functions, in the same order, as ``CodeDep``, ``ServiceDep`` and ``RequiredSeat``).
+    functions, in the same order, as ``CodeDep``, ``ServiceDep`` and ``required_seat``).
     An action is what the server does most, and FastAPI solves each dependency at a
     cost of its own (docs/performance.md, "Routes written once")."""
     normalized = await room_code(code)

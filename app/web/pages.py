@@ -32,7 +32,7 @@ from app.service.room_state import Legend
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 from app.web import live, render
-from app.web.asking import answering
+from app.web.claimant import answering
 from app.web.deps import (
     NoRoomPage,
     OptionalSeat,

@@ -47,7 +47,7 @@ ActionType = closed(tuple(sorted(act.BY_TYPE)))
 """Every action the log holds: the players' and the server's own (``app.rules.actions``)."""
 
 
-class Closed(BaseModel):
+class ExactModel(BaseModel):
     """A part of an answer: every key it may hold is declared, and no other is read."""
 
     model_config = ConfigDict(extra="forbid")
@@ -55,12 +55,12 @@ class Closed(BaseModel):
 
 # --- from declarations to models ---------------------------------------------------------
 
-MODELS: dict[str, type[Closed]] = {}
+MODELS: dict[str, type[ExactModel]] = {}
 """Every model derived, by name: the name of its declaration, its name in the document."""
 _DECLARATIONS: dict[str, type] = {}
 
 
-def model_of(declaration: type, name: str | None = None) -> type[Closed]:
+def model_of(declaration: type, name: str | None = None) -> type[ExactModel]:
     """The model of a ``TypedDict``: a field for each of its keys, in its order, and
     a model for each ``TypedDict`` it holds (named as they are)."""
     name = name or declaration.__name__
@@ -70,8 +70,8 @@ def model_of(declaration: type, name: str | None = None) -> type[Closed]:
     hints = typing.get_type_hints(declaration, include_extras=True)
     required: frozenset[str] = declaration.__required_keys__  # type: ignore[attr-defined]
     fields = {key: _field(hint, key in required) for key, hint in hints.items()}
-    model: type[Closed] = create_model(  # type: ignore[call-overload]
-        name, __base__=Closed, __module__=__name__, __doc__=declaration.__doc__, **fields
+    model: type[ExactModel] = create_model(  # type: ignore[call-overload]
+        name, __base__=ExactModel, __module__=__name__, __doc__=declaration.__doc__, **fields
     )
     MODELS[name] = model
     _DECLARATIONS[name] = declaration
@@ -150,17 +150,17 @@ class _MovedEvent(TypedDict):
 
 if TYPE_CHECKING:  # to the type checker, models like any other; their fields are derived
 
-    class RoomState(Closed): ...
+    class RoomState(ExactModel): ...
 
-    class HistoryOut(Closed): ...
+    class HistoryOut(ExactModel): ...
 
-    class LegendsOut(Closed): ...
+    class LegendsOut(ExactModel): ...
 
-    class ActionOut(Closed): ...
+    class ActionOut(ExactModel): ...
 
-    class StateEvent(Closed): ...
+    class StateEvent(ExactModel): ...
 
-    class MovedEvent(Closed): ...
+    class MovedEvent(ExactModel): ...
 
 else:
     RoomState = model_of(served.RoomState)

@@ -63,7 +63,7 @@ def device_kind(user_agent: str | None) -> str:
     return ""
 
 
-def asking(request: Request, code: str) -> dict[str, Any]:
+def claimant(request: Request, code: str) -> dict[str, Any]:
     """What ``ClaimDesk.claim`` is told of the device asking in ``code``: the tokens it
     holds (a seat's, from its bearer token or cookie; its earlier request's, from the
     claim cookie), its kind and its address."""
