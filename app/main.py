@@ -44,6 +44,7 @@ from app.service.timers import TableClock
 from app.web import api, api_docs, claim_pages, errors, events, i18n, install, live, pages
 from app.web.compress import CompressPages
 from app.web.metrics import router as metrics_router
+from app.web.renderings import Renderings
 from app.web.security import SecurityMiddleware, redact_access_log
 from app.web.static import TableStatic
 from app.web.streams import StreamDoor, close_streams_at_shutdown
@@ -195,6 +196,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.decks = load_configured_decks(settings)
     app.state.deck = app.state.decks["en"]
     app.state.ready = False
+    app.state.renderings = Renderings()
     app.state.metrics = TableMetrics(
         app.version, "sqlite" if is_sqlite(settings.database_url) else "postgresql"
     )

@@ -12,7 +12,7 @@ it once for all of them, and each seat adds only who it is and what it may do.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, Protocol
+from typing import Protocol
 
 from app.rules.state import Room
 from app.rules.view_types import Own
@@ -40,16 +40,13 @@ class Views(Protocol):
 class Update:
     """One change of a room, as one seat may see it.
 
-    The view is built when a stream asks for it, and what a stream builds from
-    it (its JSON, its HTML) is kept with the change (``rendered``/``save_rendered``), shared
-    by every stream of the seat. Only those encodings are kept, flat, one entry
-    each: the hub holds the last changes of every room, and views or a dict per
-    seat kept alive there would add up over a thousand rooms, and cost the garbage
-    collector the time to walk them (docs/performance.md, "The service split,
-    measured against the code before it").
+    The view is built when a stream asks for it; what a stream builds from it (its
+    JSON, its HTML) the web layer keeps by the change (``change``) and the seat
+    (``viewer``), or the audience whose common part it is (``audience``), for the
+    other streams that send the same (``app/web/renderings.py``).
     """
 
-    __slots__ = ("_change", "_seat", "_views", "action", "chat_after", "seq")
+    __slots__ = ("_views", "action", "change", "chat_after", "seq", "viewer")
 
     def __init__(self, change: Change, seat: Viewer, views: Views) -> None:
         self.seq = change.seq
@@ -57,43 +54,33 @@ class Update:
         """Who did what (``None``: the room as it is now, sent whole)."""
         self.chat_after = change.chat_after
         """``view()['chat']`` holds the lines after this chat line id; ``None``: all of it."""
-        self._change = change
-        self._seat = seat
+        self.change = change
+        self.viewer = seat
+        """Whom this update is for: a seat, any watcher, or someone with neither."""
         self._views = views
 
-    def rendered(self, kind: str) -> Any:
-        """What a stream built of ``kind`` from this change for this seat, or ``None``."""
-        return self._change.rendered.get((kind, self._seat))
+    @property
+    def audience(self) -> Audience:
+        """The seats that see the same common part of the view (``views.audience``)."""
+        return audience(self.change.room, self.viewer)
 
-    def save_rendered(self, kind: str, built: Any) -> Any:
-        """``built`` (``kind``, for this seat) kept with the change for the seat's other
-        streams; returned as it is."""
-        self._change.rendered[(kind, self._seat)] = built
-        return built
-
-    async def common(self, kind: str, build: Callable[[CommonState], Any]) -> Any:
-        """``build`` of the common part of this seat's view (``views.audience``), kept with
-        the change as ``kind``: built once for every seat of the audience."""
-        shared_by = audience(self._change.room, self._seat)
-        built = self._change.rendered.get((kind, shared_by))
-        if built is None:
-            view = await self._views.common_view(self._change.room, shared_by, self.chat_after)
-            built = self._change.rendered[(kind, shared_by)] = build(view)
-        return built
+    async def common_view(self) -> CommonState:
+        """The common part of this seat's view, the same for its whole audience."""
+        return await self._views.common_view(self.change.room, self.audience, self.chat_after)
 
     async def view(self) -> RoomState:
         """The seat's view after this change, its chat as ``chat_after`` says. Built anew
         at each call: a stream keeps what it makes of it, not the view (an idle stream
         holds its last update, and five thousand views are a lot for the collector)."""
-        return await self._views.room_view(self._change.room, self._seat, self.chat_after)
+        return await self._views.room_view(self.change.room, self.viewer, self.chat_after)
 
     async def whole(self) -> RoomState:
         """The same view with the whole recent chat."""
-        return await self._views.room_view(self._change.room, self._seat, None)
+        return await self._views.room_view(self.change.room, self.viewer, None)
 
     def own(self) -> Own:
         """What is this seat's own in its view (``views.own``)."""
-        return self._views.own_view(self._change.room, self._seat)
+        return self._views.own_view(self.change.room, self.viewer)
 
 
 class StreamViewer:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from dataclasses import dataclass, field
-from typing import Annotated, Any, Literal, TypedDict
+from dataclasses import dataclass
+from typing import Annotated, Literal, TypedDict
 
 from app.rules.actions import (
     BOARD_ACTIONS,
@@ -37,8 +37,6 @@ from app.rules.view_types import CLOCK_KINDS, OneOf
 
 HISTORY = 64
 """Changes kept per room for reconnecting streams."""
-RENDERED = 2
-"""Changes per room whose renderings are kept, for the streams still sending them."""
 QUEUE_SIZE = 256
 """Changes a slow stream may fall behind before it is resynchronized."""
 
@@ -78,9 +76,11 @@ class EventAction(_Actor, total=False):
     cleared: Annotated[list[int], "A move that cleared Agrees: whose they were, by seat"]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Change:
-    """A room after one accepted action, and who did what (never the action's content)."""
+    """A room after one accepted action, and who did what (never the action's content).
+    Each is itself (compared and hashed as an object): what streams build from a change
+    is kept by the change (``app/web/renderings.py``)."""
 
     seq: int
     room: Room
@@ -88,10 +88,6 @@ class Change:
     chat_after: int | None = None
     """The id of the last chat line before this change; ``None`` for a resynchronizing
     change (the current state, not one action), which carries the whole chat."""
-    rendered: dict[Any, Any] = field(default_factory=dict, compare=False, repr=False)
-    """What streams built from this change, by (kind, seat) or (kind, audience): every
-    stream of a seat sends the same bytes, so a room's change is rendered once per seat
-    rather than once per open connection. Dropped once the change is old (``RENDERED``)."""
 
 
 def change_after(
@@ -254,13 +250,6 @@ class RoomHub:
         if history and history[-1].seq >= change.seq:
             return
         history.append(change)
-        if len(history) > RENDERED:
-            # What streams built of an older change is dropped: a stream that still has
-            # it to send (a slow phone, a reconnect) builds it again. Kept, every room's
-            # last 64 changes held their JSON and HTML for every seat, a room's memory
-            # growing with every move (docs/performance.md, "One view for the guessers,
-            # and renderings dropped once a change is old").
-            history[-RENDERED - 1].rendered.clear()
         for sub in self._subscribers.get(code, ()):
             sub.put(change)
 

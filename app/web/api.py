@@ -32,6 +32,7 @@ from app.web.deps import (
 )
 from app.web.events import state_json
 from app.web.i18n import Lang
+from app.web.renderings import renderings_of
 from app.web.schemas import (
     ActionIn,
     ActionOut,
@@ -70,7 +71,10 @@ async def post_action(
     update = await acting.service.act(acting.code, acting.seat, action, body.seq)
     # The common part of the view is encoded once, here, for this answer and for every
     # stream of the seats that share it (``events.state_json``).
-    answer = b'{"seq":%d,"state":%b}' % (update.seq, await state_json(update))
+    answer = b'{"seq":%d,"state":%b}' % (
+        update.seq,
+        await state_json(update, renderings_of(request)),
+    )
     return Response(answer, media_type="application/json")
 
 

@@ -13,13 +13,14 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
-from fastapi import Header, Query
+from fastapi import Header, Query, Request
 from sse_starlette import ServerSentEvent
 
 from app.jsontext import to_bytes
 from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
+from app.web.renderings import CommonJson, Renderings, StateEvent, renderings_of
 from app.web.state_schema import STREAM_SCHEMA
 from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
@@ -32,6 +33,7 @@ LAST_EVENT_ID = (
 
 
 async def room_events(
+    request: Request,
     code: CodeDep,
     service: ServiceDep,
     seat: ReaderSeat,
@@ -50,7 +52,7 @@ async def room_events(
     """
     await service.ensure_room(code)  # 404 before the stream opens
     updates = service.follow(code, seat, _event_id(last_event_id_header or last_event_id))
-    return event_stream(_events(updates))
+    return event_stream(_events(updates, renderings_of(request)))
 
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -77,37 +79,43 @@ MOVED_EVENT = ServerSentEvent(data="{}", event="moved").encode()
 """The last event of a stream whose seat moved to another device; its token no longer works."""
 
 
-async def _events(updates: AsyncIterator[Update | Ping | Moved]) -> AsyncIterator[bytes]:
+async def _events(
+    updates: AsyncIterator[Update | Ping | Moved], renderings: Renderings
+) -> AsyncIterator[bytes]:
     async for update in updates:
         if isinstance(update, Moved):
             yield MOVED_EVENT
             return
-        event = PING_COMMENT if isinstance(update, Ping) else await _encoded(update)
+        event = PING_COMMENT if isinstance(update, Ping) else await _encoded(update, renderings)
         del update  # an idle stream holds no change, nor its last event
         yield event
         del event
 
 
-async def _encoded(update: Update) -> bytes:
+async def _encoded(update: Update, renderings: Renderings) -> bytes:
     """The event, encoded once per change and seat and shared by that seat's streams."""
-    encoded: bytes | None = update.rendered("json")
+    key = StateEvent(update.viewer)
+    encoded: bytes | None = renderings.get(update.change, key)
     if encoded is None:
         data = b'{"seq":%d,"action":%b,"state":%b}' % (
             update.seq,
             to_bytes(update.action),
-            await state_json(update),
+            await state_json(update, renderings),
         )
-        encoded = update.save_rendered("json", state_event(update.seq, data))
+        encoded = renderings.keep_built(update.change, key, state_event(update.seq, data))
     return encoded
 
 
-async def state_json(update: Update) -> bytes:
+async def state_json(update: Update, renderings: Renderings) -> bytes:
     """The seat's view after a change, as JSON, in two pieces: the seat's own (``you``,
     ``can``) and the common part of its view, encoded once for every seat of its
     audience (a room's guessers, or all its watchers: ``views.audience``) and for the
     answer to the action that made the change. Four guessers cost one view and one
     encoding, and a few bytes each."""
-    common: bytes = await update.common("json-common", to_bytes)
+    key = CommonJson(update.audience)
+    common: bytes | None = renderings.get(update.change, key)
+    if common is None:
+        common = renderings.keep_built(update.change, key, to_bytes(await update.common_view()))
     own = to_bytes(update.own())
     return b"%b,%b" % (own[:-1], common[1:])  # two JSON objects, with keys, made one
 

@@ -28,6 +28,7 @@ from app.service.hub import Ping
 from app.web import render
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
 from app.web.i18n import interface_language
+from app.web.renderings import RegionEvents, Regions, Renderings, WholeChat, renderings_of
 from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
 MOVED_EVENT = ServerSentEvent(data="moved", event="moved").encode()
@@ -43,12 +44,14 @@ async def room_stream(
     await service.ensure_room(code)
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
-    regions = _regions(updates, public_url or "", interface_language(request))
+    regions = _regions(
+        updates, renderings_of(request), public_url or "", interface_language(request)
+    )
     return event_stream(regions)
 
 
 async def _regions(
-    updates: AsyncIterator[Update | Ping | Moved], site: str, lang: str
+    updates: AsyncIterator[Update | Ping | Moved], renderings: Renderings, site: str, lang: str
 ) -> AsyncIterator[bytes]:
     # What each region last showed, by its length and hash: an open page holds no HTML
     # of its own (it would hold every region's, 20 KB a page, for hours); each change's
@@ -67,11 +70,11 @@ async def _regions(
             return
         whole_chat = update.chat_after is None or "chat" not in sent
         changed = []
-        for name, content in (await _rendered(update, site, lang, whole_chat)).items():
+        for name, content in (await _rendered(update, renderings, site, lang, whole_chat)).items():
             shown = (len(content), hash(content))
             if sent.get(name) != shown:
                 sent[name] = shown
-                changed.append(_event(update, lang, name, content))
+                changed.append(_event(update, renderings, lang, name, content))
         del update  # an idle stream holds no change
         if changed:
             # One write for the change's regions: a room's fifty watchers are fifty
@@ -80,13 +83,14 @@ async def _regions(
         del changed
 
 
-def _event(update: Update, lang: str, name: str, content: str) -> bytes:
+def _event(update: Update, renderings: Renderings, lang: str, name: str, content: str) -> bytes:
     """A region's event as it goes on the wire, encoded once per change, seat (or every
     watcher) and language, and shared by their streams: fifty watchers' streams send
     the same bytes, not fifty encodings of them."""
-    encoded: dict[str, bytes] | None = update.rendered(f"sse-{lang}")
+    key = RegionEvents(update.viewer, lang)
+    encoded: dict[str, bytes] | None = renderings.get(update.change, key)
     if encoded is None:
-        encoded = update.save_rendered(f"sse-{lang}", {})
+        encoded = renderings.keep_built(update.change, key, {})
     event = encoded.get(name)
     if event is None:
         event = ServerSentEvent(data=content, event=name, id=str(update.seq)).encode()
@@ -94,10 +98,13 @@ def _event(update: Update, lang: str, name: str, content: str) -> bytes:
     return event
 
 
-async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> dict[str, str]:
+async def _rendered(
+    update: Update, renderings: Renderings, site: str, lang: str, whole_chat: bool
+) -> dict[str, str]:
     """This seat's regions after one change, rendered once per interface language and
     shared by its streams."""
-    regions: dict[str, str] | None = update.rendered(f"html-{lang}")
+    key = Regions(update.viewer, lang)
+    regions: dict[str, str] | None = renderings.get(update.change, key)
     if regions is None:
         view = await update.view()
         context = render.region_context(view, site, happened=update.action)
@@ -113,11 +120,12 @@ async def _rendered(update: Update, site: str, lang: str, whole_chat: bool) -> d
         }
         if update.chat_after is not None and view["chat"]:
             regions["chat-line"] = render.chat_lines(view["chat"], lang)
-        update.save_rendered(f"html-{lang}", regions)
+        renderings.keep_built(update.change, key, regions)
     if not whole_chat:
         return regions
-    chat: str | None = update.rendered(f"html-chat-{lang}")
+    chat_key = WholeChat(update.viewer, lang)
+    chat: str | None = renderings.get(update.change, chat_key)
     if chat is None:
         context = render.region_context(await update.whole(), site)
-        chat = update.save_rendered(f"html-chat-{lang}", render.region("chat", lang, context))
+        chat = renderings.keep_built(update.change, chat_key, render.region("chat", lang, context))
     return {"chat": chat, **{k: v for k, v in regions.items() if k != "chat-line"}}

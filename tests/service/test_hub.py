@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 
-from app.service.hub import PING, QUEUE_SIZE, RENDERED, Change, RoomHub
+from app.service.hub import PING, QUEUE_SIZE, Change, RoomHub
+from app.web.renderings import KEEP, Renderings, StateEvent
 from tests.rules.support import lobby
 from tests.service.support import run_async
 
@@ -45,11 +47,18 @@ def test_a_reader_gets_changes_in_order_and_a_stream_too_far_behind_is_marked() 
 
 def test_the_history_keeps_old_changes_but_not_what_streams_built_of_them() -> None:
     hub = RoomHub()
+    renderings = Renderings()
     room = lobby(3)
     changes = [Change(seq, room, None) for seq in range(1, 6)]
     for change in changes:
         hub.publish("ABCDEF", change)
-        change.rendered[("json", 0)] = b"x" * 2_000  # as a stream builds it
+        renderings.keep_built(change, StateEvent(0), b"x" * 2_000)  # as a stream builds it
     assert hub.since("ABCDEF", 0) == changes  # a reconnecting stream still gets them all
-    kept = [bool(change.rendered) for change in changes]
-    assert kept == [False] * (5 - RENDERED) + [True] * RENDERED
+    kept = [renderings.get(change, StateEvent(0)) is not None for change in changes]
+    assert kept == [False] * (5 - KEEP) + [True] * KEEP
+    assert len(renderings) == KEEP
+    # a change nobody holds any more takes what was built of it along
+    del change, changes
+    hub = RoomHub()
+    gc.collect()
+    assert len(renderings) == 0

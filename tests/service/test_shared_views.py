@@ -15,6 +15,7 @@ from app.rules.views import SEATED, WATCHER, Audience, View, Viewer, common, own
 from app.service.following import Update
 from app.service.hub import Change
 from app.web import events
+from app.web.renderings import Renderings
 
 from ..rules.support import guessers, resolving, started
 from .support import run_async
@@ -45,8 +46,10 @@ def told(
     views = Counted()
     change = Change(room.seq, room, action, chat_after)
 
+    kept = Renderings()
+
     async def encode() -> list[bytes]:
-        return [await events._encoded(Update(change, v, views)) for v in viewers]
+        return [await events._encoded(Update(change, v, views), kept) for v in viewers]
 
     return run_async(encode()), views
 

@@ -21,9 +21,17 @@ from app.rules.state import MAX_WATCHERS
 from app.rules.views import WATCHER
 from app.service import housekeeping
 from app.service.following import Moved, Update
-from app.service.hub import Ping
+from app.service.hub import Change, Ping
 from app.service.seats import Seat
 from app.web import events, live
+from app.web.renderings import (
+    CommonJson,
+    RegionEvents,
+    Regions,
+    Renderings,
+    StateEvent,
+    WholeChat,
+)
 from tests.service.support import (
     HandClock,
     memory_service,
@@ -44,6 +52,15 @@ async def _said(stream: AsyncIterator[Update | Ping | Moved], text: str) -> Upda
                 return item
 
 
+def built(kept: Renderings, change: Change) -> set[object]:
+    """What was built of ``change``, by what it is and for whom."""
+    keys = (
+        *(k(v) for k in (StateEvent, CommonJson) for v in (WATCHER, None, 0, 1)),
+        *(k(v, "en") for k in (Regions, RegionEvents, WholeChat) for v in (WATCHER, None, 0, 1)),
+    )
+    return {key for key in keys if kept.get(change, key) is not None}
+
+
 def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None:
     async def scenario() -> None:
         async with sqlite_service(tmp_path) as service:
@@ -56,19 +73,22 @@ def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None
             await service.act(code, Seat(code, 0), act.Say("welcome"))
             updates = [await _said(stream, "welcome") for stream in streams]
             hosts = await _said(host, "welcome")
-            pages = [await live._rendered(u, "", "en", whole_chat=False) for u in updates]
-            wired = [live._event(u, "en", "chat-line", pages[0]["chat-line"]) for u in updates]
-            encoded = [await events._encoded(u) for u in updates]
-            await live._rendered(hosts, "", "en", whole_chat=False)
+            kept = Renderings()
+            pages = [await live._rendered(u, kept, "", "en", whole_chat=False) for u in updates]
+            wired = [
+                live._event(u, kept, "en", "chat-line", pages[0]["chat-line"]) for u in updates
+            ]
+            encoded = [await events._encoded(u, kept) for u in updates]
+            await live._rendered(hosts, kept, "", "en", whole_chat=False)
             # one change, shared by every stream; one rendering per kind for all watchers
-            change = updates[0]._change
-            assert all(u._change is change for u in [*updates, hosts])
-            assert set(change.rendered) == {
-                ("html-en", WATCHER),
-                ("sse-en", WATCHER),
-                ("json", WATCHER),
-                ("json-common", None),  # every onlooker's common part of the view
-                ("html-en", 0),
+            change = updates[0].change
+            assert all(u.change is change for u in [*updates, hosts])
+            assert built(kept, change) == {
+                Regions(WATCHER, "en"),
+                RegionEvents(WATCHER, "en"),
+                StateEvent(WATCHER),
+                CommonJson(None),  # every onlooker's common part of the view
+                Regions(0, "en"),
             }
             assert all(page is pages[0] for page in pages)
             assert all(event is wired[0] for event in wired) and b"welcome" in wired[0]
@@ -79,9 +99,9 @@ def test_every_watchers_stream_hits_one_shared_rendering(tmp_path: Path) -> None
             await service.act(code, Seat(code, 0), act.Say("sit with us"))
             seated = await _said(streams[0], "sit with us")
             still = await _said(streams[1], "sit with us")
-            await live._rendered(seated, "", "en", whole_chat=False)
-            await live._rendered(still, "", "en", whole_chat=False)
-            assert set(seated._change.rendered) == {("html-en", 1), ("html-en", WATCHER)}
+            await live._rendered(seated, kept, "", "en", whole_chat=False)
+            await live._rendered(still, kept, "", "en", whole_chat=False)
+            assert built(kept, seated.change) == {Regions(1, "en"), Regions(WATCHER, "en")}
 
     run_async(scenario())
 
