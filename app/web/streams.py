@@ -200,8 +200,9 @@ class StreamDoor:
     ) -> None:
         request = Request(scope, receive)
         unexpected: Exception | None = None
+        stack = AsyncExitStack()
         try:
-            async with AsyncExitStack() as stack:
+            async with stack:
                 for key in FASTAPI_STACKS:
                     scope[key] = stack
                 response = await handler(request)
@@ -210,7 +211,7 @@ class StreamDoor:
         finally:
             for key in FASTAPI_STACKS:
                 scope.pop(key, None)
-        del request
+        del request, stack  # a stream lasts hours: it holds neither
         if not isinstance(response, RoomStream):
             response.raw_headers = secured(scope["path"], response.raw_headers)
         await response(scope, receive, send)
