@@ -147,7 +147,8 @@ def _legends(settings: Settings, args: argparse.Namespace) -> int:
 
 
 def _serve(settings: Settings, args: argparse.Namespace) -> int:
-    from app.main import create_app, load_configured_deck
+    from app.decks import load_configured_deck
+    from app.main import create_app
 
     try:
         async_url(settings.database_url)

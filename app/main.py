@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import logging
 import mimetypes
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from datetime import timedelta
 
@@ -24,18 +23,15 @@ from app.db.migrate import upgrade
 from app.db.shared import PostgresCluster
 from app.db.store import PostgresStore, SqliteStore
 from app.db.writer import SqliteWriter
+from app.decks import load_configured_decks
 from app.metrics import TableMetrics
 from app.resources import static_dir
-from app.rules.deck import Deck, builtin_deck_path, cards_needed, load_deck
 from app.rules.languages import warm_checkers
-from app.rules.state import MIN_DECOYS, MIN_PLAYERS
 from app.service import housekeeping
 from app.service.bots import BotTable, Paces
 from app.service.build import build_service
 from app.service.clock import shifted_clock, utcnow
 from app.service.cluster import Cluster, LocalCluster
-from app.service.errors import DeckTooSmallForAnyGame
-from app.service.hub import RoomHub
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
@@ -54,47 +50,6 @@ log = logging.getLogger("soclover")
 STATIC = static_dir()
 # Whatever the machine's own mime.types says (older ones lack it): the manifest's own type.
 mimetypes.add_type("application/manifest+json", ".webmanifest")
-
-
-def load_configured_decks(settings: Settings) -> dict[str, Deck]:
-    """The deck of each language: the custom one where it is set, else the built-in one.
-    English must load; a language without a deck file is simply not offered."""
-    decks = {"en": load_configured_deck(settings)}
-    for language, custom in (("fr", settings.keywords_fr), ("zh", settings.keywords_zh)):
-        path = custom or builtin_deck_path(language)
-        if custom is not None or path.is_file():
-            decks[language] = _big_enough(load_deck(path))
-    return decks
-
-
-def load_configured_deck(settings: Settings) -> Deck:
-    """The custom deck if one is set, else the built-in one; refused if no game fits."""
-    return _big_enough(load_deck(settings.keywords or builtin_deck_path()))
-
-
-def _big_enough(deck: Deck) -> Deck:
-    smallest = cards_needed(MIN_PLAYERS, MIN_DECOYS)
-    if len(deck) < smallest:
-        raise DeckTooSmallForAnyGame(
-            f"{deck.source} has {len(deck)} cards; the smallest game (3 players, 1 decoy) "
-            f"needs {smallest}."
-        )
-    return deck
-
-
-def calm_garbage_collector() -> None:
-    """Keep Python's cyclic collector from stalling live streams.
-
-    With thousands of open streams a full collection walks every object the
-    server holds; at the default thresholds they come often enough to freeze
-    the event loop under load while the CPU is half idle (docs/performance.md,
-    "The event loop kept free"). So everything loaded at start is frozen
-    out of the collector's sight and collections are rarer; the game's own
-    objects are freed by reference counting anyway (no cycles).
-    """
-    gc.collect()
-    gc.freeze()
-    gc.set_threshold(50_000, 20, 100)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
@@ -143,23 +98,23 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await cluster.start(service.catch_up, service.followed, service.behind)
         tasks = [
             asyncio.create_task(
-                _every(
+                housekeeping.every(
                     settings.presence_sweep_seconds, lambda: housekeeping.sweep_presence(service)
                 )
             ),
-            asyncio.create_task(_ping_streams(service.hub, settings.ping_seconds)),
+            asyncio.create_task(housekeeping.ping_streams(service.hub, settings.ping_seconds)),
             asyncio.create_task(close_streams_at_shutdown(service.hub)),
             asyncio.create_task(
-                _every(
+                housekeeping.every(
                     settings.expiry_sweep_seconds,
-                    lambda: _housekeeping(service, timedelta(days=settings.room_expiry_days)),
+                    lambda: housekeeping.tidy(service, timedelta(days=settings.room_expiry_days)),
                 )
             ),
         ]
         # Each checker's word data is read now, not at a player's first clue, where it
         # would hold up every room for a fraction of a second.
         await asyncio.to_thread(warm_checkers, service.languages)
-        calm_garbage_collector()
+        housekeeping.calm_garbage_collector()
         app.state.ready = True
         try:
             yield
@@ -258,27 +213,3 @@ def _bot_table(service: RoomService, settings: Settings) -> BotTable | None:
     table = BotTable(service, Paces().scaled(settings.bot_pace))
     table.start()
     return table
-
-
-async def _housekeeping(service: RoomService, expiry: timedelta) -> None:
-    await housekeeping.expire(service, expiry)
-    housekeeping.forget_idle(service)
-
-
-async def _ping_streams(hub: RoomHub, period: float) -> None:
-    """One task pings every stream in turn, a slice a second, instead of a task per stream."""
-    slices = max(1, round(period))
-    tick = 0
-    while True:
-        await asyncio.sleep(period / slices)
-        hub.ping(tick, slices)
-        tick += 1
-
-
-async def _every(seconds: float, job: Callable[[], Awaitable[object]]) -> None:
-    while True:
-        try:
-            await job()
-        except Exception:
-            log.exception("background job failed")
-        await asyncio.sleep(seconds)

@@ -5,17 +5,21 @@ date (``RoomService.sync_presence``: a ``Presence`` action through the one
 action path), and seat requests nobody answered in time are dropped (an ``expire``
 action). Now and then the copies of idle rooms are dropped from memory
 (they are on disk) and rooms idle for longer than the expiry are deleted
-(their legends stay).
+(their legends stay). The server's other background jobs are here too: the
+streams' pings, and a garbage collector kept calm.
 """
 
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from app.service.hub import RoomHub
     from app.service.rooms import RoomService
 
 log = logging.getLogger(__name__)
@@ -78,3 +82,44 @@ def _let_go(service: RoomService, code: str) -> None:
     service.in_memory.drop(code)
     service.legends.forget(code)
     service.hub.forget(code)
+
+
+async def tidy(service: RoomService, expiry: timedelta) -> None:
+    """Rooms idle past ``expiry`` deleted, and the copies of idle ones let go of."""
+    await expire(service, expiry)
+    forget_idle(service)
+
+
+async def ping_streams(hub: RoomHub, period: float) -> None:
+    """One task pings every stream in turn, a slice a second, instead of a task per stream."""
+    slices = max(1, round(period))
+    tick = 0
+    while True:
+        await asyncio.sleep(period / slices)
+        hub.ping(tick, slices)
+        tick += 1
+
+
+async def every(seconds: float, job: Callable[[], Awaitable[object]]) -> None:
+    """``job`` again and again, ``seconds`` apart; a failure is logged, not the end of it."""
+    while True:
+        try:
+            await job()
+        except Exception:
+            log.exception("background job failed")
+        await asyncio.sleep(seconds)
+
+
+def calm_garbage_collector() -> None:
+    """Keep Python's cyclic collector from stalling live streams.
+
+    With thousands of open streams a full collection walks every object the
+    server holds; at the default thresholds they come often enough to freeze
+    the event loop under load while the CPU is half idle (docs/performance.md,
+    "The event loop kept free"). So everything loaded at start is frozen
+    out of the collector's sight and collections are rarer; the game's own
+    objects are freed by reference counting anyway (no cycles).
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(50_000, 20, 100)

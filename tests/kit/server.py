@@ -223,7 +223,7 @@ class ThreadServer(Server):
         )
         if not self._uvicorn.started:
             raise RuntimeError(f"server did not start on {self.url}: see its log above")
-        # The app calms the collector for a server's whole process (app.main's
+        # The app calms the collector for a server's whole process (housekeeping's
         # calm_garbage_collector): here the process is the tests', whose garbage is
         # its own business.
         gc.unfreeze()
