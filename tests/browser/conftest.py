@@ -207,6 +207,17 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
     assert not found, "\n".join(found)
 
 
+# --- waiting on the page ------------------------------------------------------------------
+
+
+def fitted(page: Any) -> None:
+    """Wait until the page has fitted its words to the page as it is now, and drawn them:
+    its script puts ``data-fitted`` on <html> once the fit after the page's load, a live
+    update or a resize has run (static/table.js). A live update's fit comes with it, so
+    this follows a wait for what the update shows; a resize's comes a moment after."""
+    page.locator("html[data-fitted]").wait_for(state="attached")
+
+
 # --- accessibility --------------------------------------------------------------------------
 
 
