@@ -193,10 +193,11 @@ class ThreadServer(Server):
         values = {**TEST_LIMITS, "SOCLOVER_DATABASE_URL": self.database_url, **self.env}
         settings = Settings(**{k.removeprefix("SOCLOVER_").lower(): v for k, v in values.items()})
         # Bound here and handed to uvicorn: no other process can take the port between
-        # its choice and the listening. A restart listens on the same port again.
+        # its choice and the listening. A restart listens on the same port again, and so
+        # does a server given another's port before its start (one killed, taken over).
         listening = socket.socket()
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind(("127.0.0.1", self.port if self.started else 0))
+        listening.bind(("127.0.0.1", self.port))
         self.port = listening.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(settings)
