@@ -79,7 +79,9 @@ def table_server(request: pytest.FixtureRequest, tmp_path: Path, **env: str) -> 
 def server(
     chromium_browser: Any, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[Server]:
-    """A fresh table (started after the browser, so a skip is cheap)."""
+    """A fresh table of the test's own (started after the browser, so a skip is cheap).
+    A module whose tests each play in rooms of their own overrides this with the
+    module's ``shared_server`` (tests/conftest.py)."""
     table = table_server(request, tmp_path)
     yield table
     table.stop()

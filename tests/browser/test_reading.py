@@ -25,6 +25,13 @@ from .. import kit
 from ..kit import http
 from .conftest import PHONE, OpenPlayer, Player, fitted
 
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
+
 SIZES = [PHONE, {"width": 390, "height": 844}]
 SIZE_IDS = ["360x740", "390x844"]
 LANGUAGES = ["en", "fr", "zh"]
