@@ -223,8 +223,14 @@ def fitted(page: Any) -> None:
 # --- accessibility --------------------------------------------------------------------------
 
 
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations on the page as it is now.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+"""axe-core's rules, of those it runs by default, that read the page's colours: all that a
+change of colours alone can change (its AAA contrast rule is not run by default)."""
+
+
+def axe_violations(page: Any, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now: of every rule
+    axe runs by default, or of ``rules`` only.
 
     The room's CSP allows only our own scripts: the page's context must be
     opened with ``bypass_csp=True`` for axe to be injected.
@@ -232,13 +238,16 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
     violations: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {resultTypes: ["violations"]});
+        """async (rules) => {
+            const options = {resultTypes: ["violations"]};
+            if (rules) options.runOnly = {type: "rule", values: rules};
+            const result = await axe.run(document, options);
             return result.violations.map(v => ({
                 id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary})),
             }));
-        }"""
+        }""",
+        rules,
     )
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 
