@@ -605,17 +605,38 @@
     if (!root || !root.querySelectorAll) return;
     root.querySelectorAll(".w, .leaf .clue, .leaf .pair").forEach(fitOne);
   }
-  document.addEventListener("DOMContentLoaded", function () { fit(document.getElementById("stage") || document.querySelector("main")); });
+  function fitPage() { fit(document.getElementById("stage") || document.querySelector("main")); }
+
+  // The page says when its words are fitted: <html data-fitted>, taken away as soon as a
+  // fit is on its way (a resize, a live update), put back once the fit has run and the
+  // page has been drawn after it. Nothing of the page reads it: it is for whoever waits
+  // on the page (the browser tests), rather than wait a guessed while.
+  var resized = null; // a fit after a resize, on its way
+  var fonts = document.fonts && document.fonts.status === "loading"; // a fit once they are in
+  function unfitted() { delete document.documentElement.dataset.fitted; }
+  function fitted() {
+    var mark = function () { if (resized === null && !fonts) document.documentElement.dataset.fitted = ""; };
+    if (document.hidden) mark(); else requestAnimationFrame(mark);
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    fitPage();
+    fitted();
+    // Words measured in a font still loading are measured again in it once it is in.
+    if (fonts) document.fonts.ready.then(function () { fonts = false; fitPage(); fitted(); });
+  });
   ["htmx:load", "htmx:afterSettle"].forEach(function (name) {
     document.addEventListener(name, function (event) {
       var elt = event.detail && event.detail.elt;
       if (elt && elt.id === "stage") fit(document.getElementById("stage"));
     });
   });
-  var resized = null;
+  // A live update is swapped in and settled, and the stage fitted, in the moment it comes
+  // (no settle delay): by the next frame it is fitted and drawn.
+  document.addEventListener("htmx:sseBeforeMessage", function () { unfitted(); fitted(); });
   window.addEventListener("resize", function () {
     clearTimeout(resized);
-    resized = setTimeout(function () { fit(document.getElementById("stage") || document.querySelector("main")); }, 150);
+    unfitted();
+    resized = setTimeout(function () { resized = null; fitPage(); fitted(); }, 150);
   });
   document.addEventListener("input", function (event) {
     if (event.target.id && event.target.id.indexOf("clue-") === 0) {

@@ -79,7 +79,9 @@ def table_server(request: pytest.FixtureRequest, tmp_path: Path, **env: str) -> 
 def server(
     chromium_browser: Any, tmp_path: Path, request: pytest.FixtureRequest
 ) -> Iterator[Server]:
-    """A fresh table (started after the browser, so a skip is cheap)."""
+    """A fresh table of the test's own (started after the browser, so a skip is cheap).
+    A module whose tests each play in rooms of their own overrides this with the
+    module's ``shared_server`` (tests/conftest.py)."""
     table = table_server(request, tmp_path)
     yield table
     table.stop()
@@ -207,11 +209,28 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
     assert not found, "\n".join(found)
 
 
+# --- waiting on the page ------------------------------------------------------------------
+
+
+def fitted(page: Any) -> None:
+    """Wait until the page has fitted its words to the page as it is now, and drawn them:
+    its script puts ``data-fitted`` on <html> once the fit after the page's load, a live
+    update or a resize has run (static/table.js). A live update's fit comes with it, so
+    this follows a wait for what the update shows; a resize's comes a moment after."""
+    page.locator("html[data-fitted]").wait_for(state="attached")
+
+
 # --- accessibility --------------------------------------------------------------------------
 
 
-def axe_violations(page: Any) -> list[dict[str, Any]]:
-    """axe-core's serious and critical violations on the page as it is now.
+COLOUR_RULES = ["color-contrast", "link-in-text-block"]
+"""axe-core's rules, of those it runs by default, that read the page's colours: all that a
+change of colours alone can change (its AAA contrast rule is not run by default)."""
+
+
+def axe_violations(page: Any, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe-core's serious and critical violations on the page as it is now: of every rule
+    axe runs by default, or of ``rules`` only.
 
     The room's CSP allows only our own scripts: the page's context must be
     opened with ``bypass_csp=True`` for axe to be injected.
@@ -219,13 +238,16 @@ def axe_violations(page: Any) -> list[dict[str, Any]]:
     if not page.evaluate("typeof axe !== 'undefined'"):
         page.add_script_tag(content=AXE_JS.read_text(encoding="utf-8"))
     violations: list[dict[str, Any]] = page.evaluate(
-        """async () => {
-            const result = await axe.run(document, {resultTypes: ["violations"]});
+        """async (rules) => {
+            const options = {resultTypes: ["violations"]};
+            if (rules) options.runOnly = {type: "rule", values: rules};
+            const result = await axe.run(document, options);
             return result.violations.map(v => ({
                 id: v.id, impact: v.impact, help: v.help,
                 nodes: v.nodes.map(n => ({target: n.target.join(" "), summary: n.failureSummary})),
             }));
-        }"""
+        }""",
+        rules,
     )
     return [v for v in violations if v["impact"] in ("serious", "critical")]
 

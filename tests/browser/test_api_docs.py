@@ -7,8 +7,17 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+
 from .. import kit
 from .conftest import DESKTOP, OpenPlayer
+
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
 
 VIOLATIONS_JS = """() => {
     window.__violations = [];

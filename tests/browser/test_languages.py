@@ -17,7 +17,7 @@ from app.web.i18n import translate
 
 from ..kit import ROOT
 from ..kit.catalogs import english_left
-from .conftest import PHONE, OpenPlayer, Player
+from .conftest import PHONE, OpenPlayer, Player, fitted
 from .test_play import place, same_board, solution_of
 
 SCREENSHOTS = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
@@ -35,7 +35,7 @@ def say(lang: str, english: str) -> str:
 def no_english(player: Player, lang: str, screen: str, tmp: Path) -> None:
     """The screen as its player sees it holds no English of the interface; its picture."""
     page = player.page
-    page.wait_for_timeout(150)  # the fit of long words settles
+    fitted(page)  # long words fitted to their cards
     text = page.locator("body").inner_text()
     labels = page.evaluate(
         """() => [...document.querySelectorAll('[aria-label],[title],[placeholder],[alt]')]

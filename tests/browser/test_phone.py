@@ -18,6 +18,13 @@ from app.rules.geometry import shown_word
 from .. import kit
 from .conftest import PHONE, OpenPlayer, Player
 
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
+
 SIZES = [PHONE, {"width": 390, "height": 844}, {"width": 412, "height": 915}]
 
 # In view: on the screen, and not under the header and the news line that hold its top.

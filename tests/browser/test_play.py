@@ -5,10 +5,19 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
+
 from app.rules.geometry import SPOT_NAMES
 
 from .. import kit
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player
+
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
 
 # --- reading and tapping the page -----------------------------------------------------------
 

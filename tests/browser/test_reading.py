@@ -23,7 +23,14 @@ from app.rules.deck import builtin_deck_path, load_deck
 
 from .. import kit
 from ..kit import http
-from .conftest import PHONE, OpenPlayer, Player
+from .conftest import PHONE, OpenPlayer, Player, fitted
+
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
 
 SIZES = [PHONE, {"width": 390, "height": 844}]
 SIZE_IDS = ["360x740", "390x844"]
@@ -134,7 +141,7 @@ def _turned(grid: list[int], quarter_turns: int) -> list[int]:
 
 def _assert_upright(player: Player, root: str, where: str) -> None:
     page = player.page
-    page.wait_for_timeout(200)  # the fit of the words settles
+    fitted(page)
     leaves = page.evaluate(CHAR_BOXES_JS, root)
     for leaf in leaves:
         n, boxes = leaf["leaf"], leaf["boxes"]
@@ -243,7 +250,8 @@ def test_the_news_stays_in_view_in_every_phase(
         page.wait_for_function(
             "(m) => document.querySelector('#stage').dataset.moment !== m", arg=before
         )
-        page.wait_for_timeout(250)  # the page's own scroll, if any
+        # The page's own scroll, if any, came with the update (at once: reduced motion).
+        fitted(page)
         assert page.evaluate(NEWS_IN_VIEW_JS) == [], f"{phase}, after the page's scroll"
         news, stage = page.evaluate(STAGE_UNDER_NEWS_JS)
         assert stage >= news - 1, f"{phase}: the stage's top ({stage}) under the news ({news})"
@@ -322,14 +330,14 @@ def test_pool_cards_keep_their_place_when_another_player_moves(
     for s in truth[:2]:
         mover.act("place", card=s["card"], spot=s["spot"], rotation=0)
         page.locator(f'.board .card[data-card="{s["card"]}"]').wait_for()
-        page.wait_for_timeout(150)
+        fitted(page)
         now = page.evaluate(POOL_PLACES_JS)
         assert s["card"] not in now
         assert now == {k: v for k, v in before.items() if k in now}, "a card moved"
     for s in truth[:2]:
         mover.act("remove", spot=s["spot"])
         page.locator(f'.pool .card[data-card="{s["card"]}"]').wait_for()
-    page.wait_for_timeout(150)
+    fitted(page)
     assert page.evaluate(POOL_PLACES_JS) == before, "a card came back to another place"
 
 
@@ -417,7 +425,7 @@ PUT_WORDS_JS = """(words) => {
 
 
 def _words_ok(page: Any, scope: str, where: str) -> float:
-    page.wait_for_timeout(250)  # the fit (after a resize: 150 ms) settles
+    fitted(page)  # after a live update, or a resize (its fit comes 150 ms later)
     found = page.evaluate(WORDS_JS, scope)
     assert found["count"] > 0, where
     assert found["problems"] == [], f"{where}: {found['problems']}"

@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
+import pytest
+
 from .. import kit
 from .conftest import PHONE, OpenPlayer
+
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
 
 
 def test_done_with_an_empty_leaf_keeps_the_draft_and_says_why(

@@ -6,13 +6,22 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 import pytest
 
 from .. import kit
 from ..kit import http
-from .conftest import DESKTOP, PHONE, OpenPlayer, Player, axe_violations, describe_violations
+from .conftest import (
+    COLOUR_RULES,
+    DESKTOP,
+    PHONE,
+    OpenPlayer,
+    Player,
+    axe_violations,
+    describe_violations,
+)
 
 SIZES = {"phone": PHONE, "desktop": DESKTOP}
 SHOTS = kit.ROOT / "docs" / "screenshots"
@@ -73,9 +82,11 @@ class Screens:
         where = f"{screen} ({self.size})"
         self.seen.append(screen)
         # Colours change with the system's scheme (or the player's choice): both are checked.
-        for scheme in ("light", "dark"):
+        # The dark scheme changes the colours and nothing else (table.css sets its custom
+        # properties only), so in it axe is asked what colours alone can change.
+        for scheme, rules in (("light", None), ("dark", COLOUR_RULES)):
             page.emulate_media(color_scheme=scheme)
-            violations = axe_violations(page)
+            violations = axe_violations(page, rules)
             if violations:
                 report = describe_violations(violations)
                 print(f"axe on {where}, {scheme}:\n{report}")
@@ -91,6 +102,18 @@ class Screens:
         if SCREENSHOTS:
             SHOTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=SHOTS / f"{screen}-{self.size}.png", full_page=True)
+
+
+def test_the_dark_scheme_changes_colours_only() -> None:
+    """What lets axe ask the dark scheme about colours alone (``Screens.look``): under
+    ``prefers-color-scheme: dark``, table.css sets colours and nothing else."""
+    css = (kit.ROOT / "static" / "table.css").read_text(encoding="utf-8")
+    blocks = re.findall(r"@media \(prefers-color-scheme: dark\)\s*\{((?:[^{}]*\{[^{}]*\})*)", css)
+    assert blocks, "no dark scheme in table.css"
+    for block in blocks:
+        for rule in re.findall(r"\{([^{}]*)\}", block):
+            for declaration in filter(None, (d.strip() for d in rule.split(";"))):
+                assert re.fullmatch(r"--[a-z-]+:\s*#[0-9a-f]{3,8}", declaration), declaration
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -22,6 +22,13 @@ from .. import kit
 from ..kit import http
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
+
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 LOCALES = {"en": "en-US", "fr": "fr-FR", "zh": "zh-CN"}
 SHARE_LABEL = {"en": "Share", "fr": "Partager", "zh": "分享"}

@@ -13,6 +13,13 @@ from .. import kit
 from .conftest import PHONE, OpenPlayer, Player
 from .test_phone import IN_VIEW_JS, _rebuild
 
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
+
 LOCALES = {"en": "en-GB", "fr": "fr-FR", "zh": "zh-CN"}
 
 ONE_LINE_JS = """(selector) => {

@@ -17,6 +17,17 @@ from ..kit import Server, ThreadServer
 from ..kit.players import clues_for
 from .conftest import PHONE, OpenPlayer
 
+STILL_JS = """() => new Promise(done => {
+    let last = scrollY, still = 0;
+    const frame = () => {
+        still = scrollY === last ? still + 1 : 0;
+        last = scrollY;
+        if (still >= 3) done(scrollY); else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+})"""
+"""Where the page comes to rest: its scroll, once three frames in a row leave it there."""
+
 SKEW = 3600
 """The server's clock runs an hour ahead of the browsers': the pages must count by it."""
 
@@ -42,6 +53,18 @@ def seconds_shown(page: Any) -> int:
     match = re.fullmatch(r"(\d+):(\d\d)", text.strip())
     assert match, text
     return int(match.group(1)) * 60 + int(match.group(2))
+
+
+SHOWN_JS = """() => {
+    const [m, s] = document.querySelector(".clock .clock-time").textContent.trim().split(":");
+    return Number(m) * 60 + Number(s);
+}"""
+
+
+def ticked(page: Any, than: int) -> None:
+    """Wait until the page's clock shows fewer seconds than ``than``: its next tick, at
+    most a second away (a clock that stands still fails here)."""
+    page.wait_for_function(f"() => ({SHOWN_JS})() < {than}", timeout=5_000)
 
 
 def both_shown(pages: list[Any]) -> list[int]:
@@ -71,20 +94,19 @@ def test_every_screen_counts_down_to_the_same_second(
     for page in pages:
         page.goto(f"{server.url}/r/{host.code}")
         page.locator(".clock .clock-time").wait_for()
-    # Both pages show the server's time left, an hour of skew notwithstanding.
+    # Both pages show the server's time left, an hour of skew notwithstanding, second
+    # after second: each read as the first page's clock ticks (which it must).
     for _ in range(3):
         shown = shown_alike(pages)
         assert 4 * 60 <= shown[0] <= 5 * 60, shown
-        pages[0].wait_for_timeout(700)
-    first = seconds_shown(pages[0])
-    pages[0].wait_for_timeout(2100)
-    assert seconds_shown(pages[0]) < first  # it ticks
+        ticked(pages[0], shown[0])
 
     # The host pauses: every screen holds the same time, marked paused.
     pages[0].get_by_role("button", name="Pause the clock").click()
     for page in pages:
         page.locator(".clock.paused").wait_for()
     held = both_shown(pages)
+    # Nothing shows a clock standing still but time: a running one would have ticked.
     pages[1].wait_for_timeout(1500)
     assert both_shown(pages) == held and abs(held[0] - held[1]) <= 1
     pages[1].get_by_text("Ada paused the clock.").wait_for()
@@ -119,16 +141,9 @@ def test_a_pause_and_a_resume_leave_the_page_where_it_was(
     page.get_by_role("button", name="Start the game").click()
     page.locator(".clock .clock-time").wait_for()
 
-    def scroll_twice() -> tuple[int, int]:
-        first = page.evaluate("() => scrollY")
-        page.wait_for_timeout(300)
-        return first, page.evaluate("() => scrollY")
-
-    at, _ = kit.wait_for(
-        scroll_twice,
-        lambda seen: seen[0] == seen[1],
-        what="the page settled on the clover it brought into view",
-    )
+    # The page's smooth scroll to the clover began with the stage that showed the clock:
+    # it has ended once a few frames in a row leave the page where it is.
+    at = page.evaluate(STILL_JS)
     for button, shown in (
         ("Pause the clock", ".clock.paused"),
         ("Start the clock again", ".clock:not(.paused)"),
@@ -169,7 +184,7 @@ def test_a_page_slow_to_load_counts_by_the_server(server: Server, open_player: O
         shown = seconds_shown(player.page)
         after = left_on_server()
         assert after - 1 <= shown <= before + 1, (before, shown, after)
-        player.page.wait_for_timeout(700)
+        ticked(player.page, shown)
 
 
 def test_the_clock_fits_a_phone_and_reads_well(server: Server, open_player: OpenPlayer) -> None:

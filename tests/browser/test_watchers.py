@@ -5,8 +5,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from .. import kit
 from .conftest import DESKTOP, PHONE, OpenPlayer, Player, axe_violations, describe_violations
+
+
+@pytest.fixture
+def server(shared_server: kit.Server) -> kit.Server:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server
+
 
 SECRET_JS = """() => ({
     text: document.querySelector("#stage").innerText,

@@ -3,7 +3,8 @@ the one shape of a refusal, the one way to wait, and a reader of the live stream
 
 - ``server``: a real server on a fresh database: ``ThreadServer`` (uvicorn on a thread of
   the test process, what most tests get) or ``Server`` (a subprocess, for tests that kill
-  it, run several workers or read its log); ``running`` for a whole module.
+  it, run several workers or read its log); a whole module's is the ``shared_server``
+  fixture (tests/conftest.py).
 - ``players``: a seat through the JSON API (``Player``, ``create``, ``join``, ``table``,
   ``watch`` for a watcher),
   whole phases of a game, and the room as anyone reads it (``public``, ``table_of``).
@@ -39,7 +40,6 @@ from .server import (
     drop_database,
     free_port,
     fresh_database,
-    running,
 )
 from .stream import Event, NoEvent, Stream
 from .waiting import wait_for
@@ -66,7 +66,6 @@ __all__ = [
     "present",
     "public",
     "room_when",
-    "running",
     "solution",
     "spectator_of",
     "start_and_write_clues",

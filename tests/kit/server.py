@@ -2,7 +2,7 @@
 
 Two kinds, with one interface (``url``, ``database_url``, ``start``, ``stop``):
 
-- ``ThreadServer``, what ``make_server``, ``server``, ``api`` and ``running`` give:
+- ``ThreadServer``, what ``make_server``, ``server``, ``api`` and ``shared_server`` give:
   the app served by uvicorn on a thread of the test process, on a socket of its own.
   Streams, client addresses, rate limits per address and ``/metrics`` (loopback
   only) behave as on any server, and a start costs a tenth of a second: the test
@@ -29,8 +29,6 @@ import socket
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import httpx
@@ -195,10 +193,11 @@ class ThreadServer(Server):
         values = {**TEST_LIMITS, "SOCLOVER_DATABASE_URL": self.database_url, **self.env}
         settings = Settings(**{k.removeprefix("SOCLOVER_").lower(): v for k, v in values.items()})
         # Bound here and handed to uvicorn: no other process can take the port between
-        # its choice and the listening. A restart listens on the same port again.
+        # its choice and the listening. A restart listens on the same port again, and so
+        # does a server given another's port before its start (one killed, taken over).
         listening = socket.socket()
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        listening.bind(("127.0.0.1", self.port if self.started else 0))
+        listening.bind(("127.0.0.1", self.port))
         self.port = listening.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
         self.app = create_app(settings)
@@ -260,17 +259,3 @@ class ThreadServer(Server):
 
     def kill(self) -> None:
         raise TypeError("kill -9 needs a server in a process of its own: Server, not ThreadServer")
-
-
-@contextmanager
-def running(folder: Path, *, process: bool = False, **env: str) -> Iterator[Server]:
-    """A server on a fresh database for a whole module; stopped and dropped after.
-    A ``ThreadServer``; a subprocess ``Server`` with ``process=True``."""
-    url = fresh_database(folder / "soclover.sqlite3")
-    kind = Server if process else ThreadServer
-    server = kind(url, folder / "server.log", **env).start()
-    try:
-        yield server
-    finally:
-        server.stop()
-        drop_database(url)

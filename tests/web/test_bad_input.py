@@ -29,7 +29,6 @@ from ..kit import (
     join,
     public,
     room_when,
-    running,
     start_and_write_clues,
     table,
 )
@@ -45,20 +44,15 @@ http = http.Client(timeout=10)
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(
-        tmp_path_factory.mktemp("bad_input"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-        SOCLOVER_PRESENCE_GRACE_SECONDS="3600",
-        SOCLOVER_PRESENCE_SWEEP_SECONDS="0.1",
-    ) as server:
-        yield server
+def shared_server_settings() -> dict[str, str]:
+    """Presence held still: a long grace, and a quick sweep."""
+    return {"SOCLOVER_PRESENCE_GRACE_SECONDS": "3600", "SOCLOVER_PRESENCE_SWEEP_SECONDS": "0.1"}
 
 
 @pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def settled(api: str, code: str) -> dict[str, Any]:

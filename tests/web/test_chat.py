@@ -4,24 +4,18 @@ changed, and authors named by a player id that never changes."""
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
 
 import pytest
 
-from ..kit import Server, Stream, create, http, join, public, running, table
+from ..kit import Server, Stream, create, http, join, public, table
 
 LONG = "🍀" * 300  # 300 characters, 1,200 bytes of UTF-8
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("chat")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def test_a_seat_may_send_a_burst_then_is_told_to_slow_down(make_server) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +99,7 @@ def test_the_page_stream_sends_the_chat_once_then_only_new_lines(api: str) -> No
 
 
 def test_lines_name_their_author_by_a_player_id_that_survives_seats_moving(
-    shared: Server, api: str
+    shared_server: Server, api: str
 ) -> None:
     ada = create(api, "Ada")
     bea = join(api, ada.code, "Bea")
@@ -122,8 +116,8 @@ def test_lines_name_their_author_by_a_player_id_that_survives_seats_moving(
         ("after", players["Cy"], 1, "Cy"),
     ]
     # the action log names the author by the same id
-    database = shared.database_url.removeprefix("sqlite:///")
-    if shared.database_url.startswith("sqlite"):
+    database = shared_server.database_url.removeprefix("sqlite:///")
+    if shared_server.database_url.startswith("sqlite"):
         with sqlite3.connect(database) as db:
             rows = db.execute(
                 "SELECT seat, player, json_extract(action, '$.type') FROM action WHERE room = ? "

@@ -9,14 +9,13 @@ import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
 import httpx
 import pytest
 
-from ..kit import ROOT, Server, create, http, running
+from ..kit import ROOT, Server, create, http
 
 MANIFEST = "/manifest.webmanifest"
 TOUCH_ICON = "/static/icons/apple-touch-icon.png"
@@ -26,14 +25,9 @@ JAVASCRIPT = ("text/javascript", "application/javascript")
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("install")) as server:
-        yield server
-
-
-@pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ in it, and the API's messages in it with their codes unchanged."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from app.rules import errors
@@ -12,7 +10,7 @@ from app.service.errors import RoomNotFound
 from app.web.i18n import negotiate, translate
 from app.web.live import LIVE_REGIONS
 
-from ..kit import Server, assert_error, http, join, running, table
+from ..kit import Server, assert_error, http, join, table
 from ..kit.stream import Stream
 
 FRENCH = {"Accept-Language": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -20,15 +18,9 @@ CHINESE = {"Accept-Language": "zh-CN,zh;q=0.9"}
 
 
 @pytest.fixture(scope="module")
-def api(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with running(
-        tmp_path_factory.mktemp("interface_language"),
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-        SOCLOVER_LOOKUP_RATE_PER_MINUTE="100000",
-    ) as server:
-        assert isinstance(server, Server)
-        yield server.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 # --- which language -----------------------------------------------------------------------

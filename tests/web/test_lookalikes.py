@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ..kit import Player, Server, assert_error, create, http, join, public, running, table
+from ..kit import Player, Server, assert_error, create, http, join, public, table
 
 CARDS = [
     "Frozen, Apple, Anchor, Bakery",
@@ -35,22 +33,17 @@ it once in a billion times."""
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    folder = tmp_path_factory.mktemp("lookalikes")
-    deck = folder / "deck.txt"
+def shared_server_settings(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The module's server deals from ``CARDS``."""
+    deck = tmp_path_factory.mktemp("lookalikes-deck") / "deck.txt"
     deck.write_text("\n".join(CARDS) + "\n", encoding="utf-8")
-    with running(
-        folder,
-        SOCLOVER_JOIN_RATE_PER_MINUTE="100000",
-        SOCLOVER_CREATE_RATE_PER_MINUTE="100000",
-        SOCLOVER_KEYWORDS=str(Path(deck)),
-    ) as server:
-        yield server
+    return {"SOCLOVER_KEYWORDS": str(deck)}
 
 
 @pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def names(api: str, code: str) -> list[str]:

@@ -37,7 +37,7 @@ from app.web.state_schema import (
     StateEvent,
 )
 
-from ..kit import Player, Stream, clues_for, http, running, table, watch
+from ..kit import Player, Server, Stream, clues_for, http, table, watch
 
 
 @dataclass(frozen=True)
@@ -282,9 +282,8 @@ def play(api: str) -> Game:
 
 
 @pytest.fixture(scope="module")
-def game(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Game]:
-    with running(tmp_path_factory.mktemp("state_schema")) as server:
-        yield play(server.url)
+def game(shared_server: Server) -> Game:
+    return play(shared_server.url)
 
 
 # --- the models ------------------------------------------------------------------------

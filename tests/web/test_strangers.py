@@ -74,8 +74,10 @@ INVITATIONS: dict[str, Route] = {
 EVERY_ROUTE = {**SEAT_ONLY, **INVITATIONS}
 
 
-SHARED_SERVER_SETTINGS = {"SOCLOVER_LOOKUP_RATE_PER_MINUTE": str(LOOKUPS)}
-"""A low lookup limit, which each test meets from addresses of its own (``address``)."""
+@pytest.fixture(scope="module")
+def shared_server_settings() -> dict[str, str]:
+    """A low lookup limit, which each test meets from addresses of its own (``address``)."""
+    return {"SOCLOVER_LOOKUP_RATE_PER_MINUTE": str(LOOKUPS)}
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,6 @@ in the lobby, and every refusal a watcher or a would-be watcher can meet."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
 import pytest
 
@@ -18,7 +16,6 @@ from ..kit import (
     join,
     public,
     room_when,
-    running,
     start_and_write_clues,
     table,
     wait_for,
@@ -34,14 +31,14 @@ MANY = {
 
 
 @pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    with running(tmp_path_factory.mktemp("watchers"), **MANY) as server:
-        yield server
+def shared_server_settings() -> dict[str, str]:
+    return MANY
 
 
 @pytest.fixture(scope="module")
-def api(shared: Server) -> str:
-    return shared.url
+def api(shared_server: Server) -> str:
+    """One server for the module: each test plays in rooms of its own."""
+    return shared_server.url
 
 
 def page_headers(api: str, who: Player) -> dict[str, str]:
