@@ -47,14 +47,6 @@ PING_COMMENT = b": ping\r\n\r\n"
 """Keeps proxies and phones from closing a quiet stream; browsers ignore it."""
 CLEANUP_SECONDS = 30.0
 """How long a stream's events may take to clean up (leave the hub) after a failed send."""
-STREAM_HEADERS = {
-    name.decode(): value.decode()
-    for name, value in secured("/", [(b"cache-control", b"no-store")])
-    if name != b"cache-control"
-}
-"""Every response's security headers (``app.web.security``), given by the stream's
-own response since the middleware that adds them is not on its way; ``no-store``
-(per seat, so never stored) and ``X-Accel-Buffering: no`` are sse-starlette's own."""
 
 
 class RoomStream(EventSourceResponse):
@@ -139,17 +131,9 @@ async def _disconnected(receive: Receive) -> None:
 
 def event_stream(events: AsyncIterator[bytes]) -> RoomStream:
     """The response of a live stream: its events, encoded, pinged and ended by the hub.
-    Its headers are one list shared by every stream that has the same (all of them),
-    not a kilobyte each."""
-    response = RoomStream(events, headers=STREAM_HEADERS, ping=0)
-    key = tuple(response.raw_headers)
-    shared = _HEADERS.setdefault(key, response.raw_headers) if len(_HEADERS) < 4 else None
-    if shared is not None:
-        response.raw_headers = shared
-    return response
-
-
-_HEADERS: dict[tuple[tuple[bytes, bytes], ...], list[tuple[bytes, bytes]]] = {}
+    Its headers are sse-starlette's (``no-store``: per seat, so never stored; no proxy
+    buffering); every response's are added on its way out."""
+    return RoomStream(events, ping=0)
 
 
 class StreamDoor:
@@ -180,6 +164,7 @@ class StreamDoor:
         self.app = app
         self.streams = [(route, route.get_route_handler()) for route in streams]
         self.handlers = handlers
+        self._headers: dict[tuple[tuple[bytes, bytes], ...], list[tuple[bytes, bytes]]] = {}
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and scope["method"] == "GET":
@@ -212,11 +197,25 @@ class StreamDoor:
             for key in FASTAPI_STACKS:
                 scope.pop(key, None)
         del request, stack  # a stream lasts hours: it holds neither
-        if not isinstance(response, RoomStream):
-            response.raw_headers = secured(scope["path"], response.raw_headers)
+        response.raw_headers = self._secured(scope["path"], response)
         await response(scope, receive, send)
         if unexpected is not None:
             raise unexpected  # for the server's log, as Starlette's error middleware does
+
+    def _secured(self, path: str, response: Response) -> list[tuple[bytes, bytes]]:
+        """The response's headers with those every response gets (``security.secured``),
+        their pairs shared by every stream that has the same (all of them): a list
+        each, not a kilobyte. What ``secured`` adds depends on the path only for /static/, never a
+        stream's."""
+        if not isinstance(response, RoomStream):
+            return secured(path, response.raw_headers)
+        key = tuple(response.raw_headers)
+        found = self._headers.get(key)
+        if found is None:
+            found = secured(path, response.raw_headers)
+            if len(self._headers) < 16:
+                self._headers[key] = found
+        return list(found)
 
     async def _refusal(
         self, error: Exception, request: Request
