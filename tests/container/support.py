@@ -28,8 +28,11 @@ IMAGE = "localhost/soclover-table:latest"
 NO_BOTS_IMAGE = "localhost/soclover-table:no-bots"
 
 CA_BUNDLE = Path("/etc/ssl/certs/ca-certificates.crt")
-"""The machine's certificates, lent to the build (where a proxy re-signs TLS, the image's
-own do not verify PyPI); they do not end up in the image."""
+"""The machine's certificates, lent to the build when it has none of its own to pass (see
+``network_arguments``); they do not end up in the image."""
+LOCAL_CAS = Path("/usr/local/share/ca-certificates")
+"""Where Debian keeps the certificate authorities a machine adds to its store: a proxy
+that re-signs TLS has its own there."""
 
 
 def tool(name: str) -> str:
@@ -48,17 +51,32 @@ def podman(*args: str, timeout: float = 120, check: bool = True) -> str:
     return done.stdout
 
 
-def build(tag: str, *build_args: str) -> float:
+def network_arguments() -> list[str]:
+    """What lets a build reach PyPI from this machine's network, as docs/hosting.md says
+    to do: the certificate authorities the machine adds to its store (where a proxy
+    re-signs TLS, its own is among them) given as the EXTRA_CA_CERT build argument; on
+    a machine with none, its whole bundle lent to the build's steps, in case."""
+    added = sorted(LOCAL_CAS.rglob("*.crt")) if LOCAL_CAS.is_dir() else []
+    if added:
+        pems = "".join(path.read_text() for path in added)
+        return ["--build-arg", f"EXTRA_CA_CERT={pems}"]
+    return ["--volume", f"{CA_BUNDLE}:{CA_BUNDLE}:ro"] if CA_BUNDLE.is_file() else []
+
+
+def build(tag: str, *build_args: str, target: str | None = None) -> float:
     """The repository's Containerfile built as it is, tagged ``tag``; the seconds it took.
 
     --format docker: podman's own (OCI) format has no HEALTHCHECK. --pull=never: the
-    base image is already here (CI makes a stand-in; no registry is reached)."""
-    lend = ["--volume", f"{CA_BUNDLE}:{CA_BUNDLE}:ro"] if CA_BUNDLE.is_file() else []
+    base image is already here (CI makes a stand-in; no registry is reached). A build
+    given its own EXTRA_CA_CERT gets nothing of the machine's."""
+    own_ca = any(arg.startswith("EXTRA_CA_CERT=") for arg in build_args)
+    network = [] if own_ca else network_arguments()
     arguments = [arg for pair in build_args for arg in ("--build-arg", pair)]
+    stage = ["--target", target] if target else []
     started = time.monotonic()
     podman(
-        "build", "--pull=never", "--format", "docker", "--tag", tag, *lend, *arguments,
-        "--file", str(ROOT / "Containerfile"), str(ROOT),
+        "build", "--pull=never", "--format", "docker", "--tag", tag, *network, *arguments,
+        *stage, "--file", str(ROOT / "Containerfile"), str(ROOT),
         timeout=900,
     )  # fmt: skip
     return time.monotonic() - started
