@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address, ip_network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -97,8 +98,24 @@ class Settings(BaseSettings):
     )
 
     secure_cookies: bool = Field(
-        default=False, description="Mark seat cookies Secure (behind HTTPS)."
+        default=False,
+        description="Mark every cookie Secure, whatever the request's scheme (behind an "
+        "HTTPS proxy the app marks them so by itself: ``trusted_proxies``).",
     )
+
+    trusted_proxies: str = Field(
+        default="127.0.0.1,::1",
+        description="The addresses (or networks, 10.0.0.0/24) of the proxies in front of "
+        "the table, separated by commas: only a connection from one of them may say, by "
+        "X-Forwarded-For and X-Forwarded-Proto, whom and over what it forwards. Anyone "
+        "else is judged by their own address. Never everyone: a client that may name its "
+        "own address escapes every limit per address.",
+    )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        return ",".join(str(entry) for entry in trusted_networks(value))
 
     metrics: Literal["off", "local", "on"] = Field(
         default="local",
@@ -118,6 +135,33 @@ class Settings(BaseSettings):
     @classmethod
     def _metrics(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+
+def trusted_networks(value: str) -> list[IPv4Address | IPv6Address | IPv4Network | IPv6Network]:
+    """The proxies ``SOCLOVER_TRUSTED_PROXIES`` names, each an address or a network.
+
+    uvicorn, which reads them, takes a word that is neither for a name no client ever
+    has, so a typo would trust nobody without a word: refused here instead. So is
+    trusting everyone (``*``, a network of every address): then whoever connects may
+    say they are anyone, and no limit per address holds."""
+    found: list[IPv4Address | IPv6Address | IPv4Network | IPv6Network] = []
+    for word in value.replace(",", " ").split():
+        if word == "*":
+            raise ValueError(
+                "SOCLOVER_TRUSTED_PROXIES=* would let every client choose its own address: "
+                'name the proxy\'s address (docs/hosting.md, "Behind a proxy")'
+            )
+        try:
+            found.append(ip_network(word, strict=False) if "/" in word else ip_address(word))
+        except ValueError:
+            raise ValueError(
+                f"SOCLOVER_TRUSTED_PROXIES: {word!r} is neither an IP address nor a network"
+            ) from None
+        if isinstance(found[-1], IPv4Network | IPv6Network) and found[-1].prefixlen == 0:
+            raise ValueError(
+                f"SOCLOVER_TRUSTED_PROXIES: {word} is every address: name the proxy's own"
+            )
+    return found
 
 
 @lru_cache

@@ -22,6 +22,7 @@ from app.rules.errors import Forbidden
 from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
+from app.service.ratelimit import address_key
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 
@@ -90,7 +91,10 @@ PageCode = Annotated[str, Depends(page_code)]
 
 
 def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client, as every per-address limit counts it (``ratelimit.address_key``: an
+    IPv6 client by its /64). The address is the one uvicorn settles on: behind a
+    trusted proxy, the one the proxy saw (``SOCLOVER_TRUSTED_PROXIES``)."""
+    return address_key(request.client.host) if request.client else "unknown"
 
 
 async def limit(request: Request, service: RoomService, kind: Limited) -> None:
