@@ -20,6 +20,7 @@ from app.rules.views import Audience, Viewer, audience, viewer_of
 from app.service.hub import Change, EventAction, Ping, RoomHub, ServerStopping
 from app.service.presence import PresenceTracker
 from app.service.room_state import CommonState, RoomState
+from app.service.stream_slots import StreamSlots
 
 
 class Views(Protocol):
@@ -126,6 +127,8 @@ class Follower:
         self.load = load
         self.views = views
         self.sync_presence = sync_presence
+        self.slots = StreamSlots()
+        """The live streams each seat token holds open here (``stream_slots``)."""
 
     async def follow(
         self, code: str, pid: int | None, last: int | None = None, device: str = ""

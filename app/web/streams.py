@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from typing import Any, NoReturn
@@ -41,6 +42,7 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.service.hub import RoomHub
+from app.service.stream_slots import StreamSlot
 from app.web.security import secured
 
 PING_COMMENT = b": ping\r\n\r\n"
@@ -65,8 +67,18 @@ class RoomStream(EventSourceResponse):
     """
 
     body_iterator: AsyncIterator[bytes]
+    give_back: weakref.finalize[[], RoomStream] | None = None
+    """Gives back the place this stream holds among its seat token's (``stream_slots``):
+    called when the response ends, however it ends, or else when it is let go of."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            if self.give_back is not None:
+                self.give_back()
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] == "HEAD":
             await super().__call__(scope, receive, send)
             return
@@ -129,11 +141,16 @@ async def _disconnected(receive: Receive) -> None:
             return
 
 
-def event_stream(events: AsyncIterator[bytes]) -> RoomStream:
+def event_stream(events: AsyncIterator[bytes], slot: StreamSlot | None = None) -> RoomStream:
     """The response of a live stream: its events, encoded, pinged and ended by the hub.
     Its headers are sse-starlette's (``no-store``: per seat, so never stored; no proxy
-    buffering); every response's are added on its way out."""
-    return RoomStream(events, ping=0)
+    buffering); every response's are added on its way out. ``slot``, its seat token's
+    place, is given back when the response ends, or, should it never be sent (the
+    client gone before), when it is let go of."""
+    response = RoomStream(events, ping=0)
+    if slot is not None:
+        response.give_back = weakref.finalize(response, slot.release)
+    return response
 
 
 class StreamDoor:
