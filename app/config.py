@@ -120,7 +120,7 @@ class Settings(BaseSettings):
     metrics: Literal["off", "local", "on"] = Field(
         default="local",
         description="Who may read GET /metrics (Prometheus): nobody, clients on this "
-        "machine (a loopback address, as the server sees it behind a proxy on 127.0.0.1: "
+        "machine (a loopback address, as the server sees it behind a trusted proxy: "
         "the proxy's client, not the proxy), or everyone. Refused, it is a 404.",
     )
 
