@@ -61,6 +61,12 @@ class Settings(BaseSettings):
     claim_room_rate_per_minute: int = Field(
         default=20, gt=0, description="Seat requests per room, wherever they come from."
     )
+    streams_per_seat: int = Field(
+        default=4,
+        gt=0,
+        description="Live streams one seat token holds open at once, per server process: "
+        "a phone needs two; one more is refused (429 too_many_streams).",
+    )
     chat_lines_per_minute: int = Field(default=60, gt=0, description="Chat lines per seat.")
     chat_burst: int = Field(default=8, gt=0, description="Chat lines a seat may send at once.")
     public_url: str | None = Field(

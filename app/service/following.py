@@ -121,13 +121,14 @@ class Follower:
         load: Callable[[str], Awaitable[Room]],
         views: Views,
         sync_presence: Callable[[str], Awaitable[None]],
+        slots: StreamSlots | None = None,
     ) -> None:
         self.hub = hub
         self.presence = presence
         self.load = load
         self.views = views
         self.sync_presence = sync_presence
-        self.slots = StreamSlots()
+        self.slots = slots or StreamSlots()
         """The live streams each seat token holds open here (``stream_slots``)."""
 
     async def follow(

@@ -5,7 +5,8 @@ hub and a share of every change the room makes: a token that opened hundreds wou
 slow every other room's actions. A phone needs two at most (its page's, and a new one
 while a reload or a change of network replaces it); a computer with a few tabs a few
 more. So a seat token, which stands for one seat on one device (``seats.Seat``), holds
-``STREAMS_PER_SEAT`` in all, its JSON and its page streams together; one more is
+``STREAMS_PER_SEAT`` in all (``SOCLOVER_STREAMS_PER_SEAT``), its JSON and its page
+streams together; one more is
 refused (``TooManyStreams``, 429) and nothing else is closed for it. A stream gives its
 place back when it ends, however it ends.
 
@@ -19,13 +20,14 @@ from app.service.errors import TooManyStreams
 from app.service.seats import Seat
 
 STREAMS_PER_SEAT = 4
-"""Live streams one seat token may hold open at once."""
+"""Live streams one seat token may hold open at once, unless the settings say otherwise
+(the benchmarks, which measure what hundreds of one seat's streams cost)."""
 
 
 class StreamSlot:
     """One stream's place, until ``release`` (called again, it does nothing)."""
 
-    __slots__ = ("__weakref__", "_seat", "_slots")
+    __slots__ = ("_seat", "_slots")
 
     def __init__(self, slots: StreamSlots, seat: Seat) -> None:
         self._slots: StreamSlots | None = slots

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack
 from typing import Any, NoReturn
@@ -67,37 +66,43 @@ class RoomStream(EventSourceResponse):
     """
 
     body_iterator: AsyncIterator[bytes]
-    give_back: weakref.finalize[[], RoomStream] | None = None
-    """Gives back the place this stream holds among its seat token's (``stream_slots``):
-    called when the response ends, however it ends, or else when it is let go of."""
+    slot: StreamSlot | None = None
+    """The place this stream holds among its seat token's (``stream_slots``), given back
+    when the response ends, however it ends; or, should it never be sent (its client
+    gone before), when it is let go of."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        # One frame for the stream's hours, not two: the place is given back here.
         try:
-            await self._serve(scope, receive, send)
+            if scope["type"] != "http" or scope["method"] == "HEAD":
+                await super().__call__(scope, receive, send)
+                return
+            try:
+                async with asyncio.TaskGroup() as group:
+                    events = group.create_task(_send_then_stop(self, send))
+                    await _disconnected(receive)
+                    events.cancel()  # the phone left: stop the events
+            except BaseExceptionGroup as group_error:
+                # The group ends by the events' ``Ended`` (the stream ended: stop listening)
+                # or by a failure, which the middleware expects bare, as Starlette's and
+                # sse-starlette's own responses give it.
+                error: BaseException | None = group_error.split(Ended)[1]
+                while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+                    error = error.exceptions[0]
+                if error is not None:
+                    raise error from None
+            if self.background is not None:
+                await self.background()
         finally:
-            if self.give_back is not None:
-                self.give_back()
+            self._give_back()
 
-    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] == "HEAD":
-            await super().__call__(scope, receive, send)
-            return
-        try:
-            async with asyncio.TaskGroup() as group:
-                events = group.create_task(_send_then_stop(self, send))
-                await _disconnected(receive)
-                events.cancel()  # the phone left: stop the events
-        except BaseExceptionGroup as group_error:
-            # The group ends by the events' ``Ended`` (the stream ended: stop listening)
-            # or by a failure, which the middleware expects bare, as Starlette's and
-            # sse-starlette's own responses give it.
-            error: BaseException | None = group_error.split(Ended)[1]
-            while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-                error = error.exceptions[0]
-            if error is not None:
-                raise error from None
-        if self.background is not None:
-            await self.background()
+    def __del__(self) -> None:
+        self._give_back()
+
+    def _give_back(self) -> None:
+        if self.slot is not None:
+            self.slot.release()
+            self.slot = None
 
 
 class Ended(Exception):
@@ -148,8 +153,7 @@ def event_stream(events: AsyncIterator[bytes], slot: StreamSlot | None = None) -
     place, is given back when the response ends, or, should it never be sent (the
     client gone before), when it is let go of."""
     response = RoomStream(events, ping=0)
-    if slot is not None:
-        response.give_back = weakref.finalize(response, slot.release)
+    response.slot = slot
     return response
 
 

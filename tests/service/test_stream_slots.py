@@ -40,3 +40,10 @@ def test_a_token_whose_streams_all_ended_is_forgotten() -> None:
     for slot in [slots.take(ADA), slots.take(ADA)]:
         slot.release()
     assert slots.held(ADA) == 0 and not slots._held
+
+
+def test_the_number_is_the_hosts() -> None:
+    slots = StreamSlots(per_seat=1)
+    slots.take(ADA)
+    with pytest.raises(TooManyStreams):
+        slots.take(ADA)

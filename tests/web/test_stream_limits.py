@@ -8,10 +8,15 @@ A real server: streams need a socket.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import gc
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import ExitStack
 
 import pytest
+
+from app.service.seats import Seat
+from app.service.stream_slots import StreamSlots
+from app.web.streams import event_stream
 
 from ..kit import Player, Server, create, http, join, wait_for, watch
 from ..kit.stream import Stream
@@ -119,3 +124,26 @@ def test_a_watchers_token_holds_four_and_someone_without_a_seat_is_counted_apart
     assert opening(events_url(wes), wes.headers)[0] == 429
     # Without a token, a stream is a lookup (rate-limited per address), not a seat's.
     open_stream(streams, events_url(ada), {})
+
+
+def test_the_host_sets_how_many(make_server: Callable[..., Server], streams: ExitStack) -> None:
+    api = make_server(SOCLOVER_STREAMS_PER_SEAT="1").url
+    ada = create(api, "Ada")
+    open_stream(streams, page_url(ada), cookie(ada))
+    assert opening(events_url(ada), ada.headers)[0] == 429
+
+
+def test_a_stream_never_sent_gives_its_place_back() -> None:
+    """A stream's response made, its client gone before it is sent: letting go of it gives
+    the place back, as the end of a sent one does."""
+    slots = StreamSlots()
+    ada = Seat("ABCDEF", 1)
+
+    async def nothing() -> AsyncIterator[bytes]:
+        yield b""
+
+    response = event_stream(nothing(), slots.take(ada))
+    assert slots.held(ada) == 1
+    del response
+    gc.collect()
+    assert slots.held(ada) == 0
