@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from pydantic import ValidationError
 from sqlalchemy.exc import SQLAlchemyError
 
 from app.config import Settings, get_settings
@@ -30,7 +31,18 @@ from app.service.errors import DeckTooSmallForAnyGame
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings = get_settings()
+    try:
+        settings = get_settings()
+    except ValidationError as error:
+        # A setting the server cannot run with: said in one line each, not a traceback.
+        for problem in error.errors():
+            where = "SOCLOVER_" + ".".join(str(part) for part in problem["loc"]).upper()
+            said = str(problem["msg"]).removeprefix("Value error, ")
+            print(
+                f"soclover: {said if said.startswith(where) else f'{where}: {said}'}",
+                file=sys.stderr,
+            )
+        return 2
     parser = argparse.ArgumentParser(
         prog="soclover",
         description="So Clover! table: a self-hosted table for 3 to 6 players.",
@@ -165,11 +177,17 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
         return 2
     url_host = "localhost" if args.host in ("127.0.0.1", "0.0.0.0", "::") else args.host
     print(f"So Clover! table: open http://{url_host}:{args.port}/ to play", flush=True)
+    if "FORWARDED_ALLOW_IPS" in os.environ:
+        print(
+            "soclover: FORWARDED_ALLOW_IPS is not read; the proxies trusted are "
+            f"SOCLOVER_TRUSTED_PROXIES's: {settings.trusted_proxies or 'none'}",
+            file=sys.stderr,
+        )
     options = {
         "host": args.host,
         "port": args.port,
         "log_level": os.environ.get("SOCLOVER_LOG_LEVEL", "info"),
-        "proxy_headers": True,
+        **proxy_options(settings),
         "timeout_graceful_shutdown": 3,
     }
     if args.workers > 1:
@@ -177,6 +195,15 @@ def _serve(settings: Settings, args: argparse.Namespace) -> int:
     else:
         uvicorn.run(create_app(settings), **options)
     return 0
+
+
+def proxy_options(settings: Settings) -> dict[str, Any]:
+    """uvicorn's options for the proxy in front: the client's address and the scheme are
+    taken from ``X-Forwarded-For`` and ``X-Forwarded-Proto`` only on a connection from
+    one of ``SOCLOVER_TRUSTED_PROXIES`` (uvicorn's own ``FORWARDED_ALLOW_IPS`` is not
+    read: the setting is checked, and never trusts everyone). Every per-address limit,
+    who may read ``/metrics`` and whether cookies are ``Secure`` follow from them."""
+    return {"proxy_headers": True, "forwarded_allow_ips": settings.trusted_proxies}
 
 
 if __name__ == "__main__":

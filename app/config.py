@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_address, ip_network
 from pathlib import Path
 from typing import Literal
 from urllib.parse import urlsplit
@@ -60,6 +61,12 @@ class Settings(BaseSettings):
     claim_room_rate_per_minute: int = Field(
         default=20, gt=0, description="Seat requests per room, wherever they come from."
     )
+    streams_per_seat: int = Field(
+        default=4,
+        gt=0,
+        description="Live streams one seat token holds open at once, per server process: "
+        "a phone needs two; one more is refused (429 too_many_streams).",
+    )
     chat_lines_per_minute: int = Field(default=60, gt=0, description="Chat lines per seat.")
     chat_burst: int = Field(default=8, gt=0, description="Chat lines a seat may send at once.")
     public_url: str | None = Field(
@@ -97,13 +104,29 @@ class Settings(BaseSettings):
     )
 
     secure_cookies: bool = Field(
-        default=False, description="Mark seat cookies Secure (behind HTTPS)."
+        default=False,
+        description="Mark every cookie Secure, whatever the request's scheme (behind an "
+        "HTTPS proxy the app marks them so by itself: ``trusted_proxies``).",
     )
+
+    trusted_proxies: str = Field(
+        default="127.0.0.1,::1",
+        description="The addresses (or networks, 10.0.0.0/24) of the proxies in front of "
+        "the table, separated by commas: only a connection from one of them may say, by "
+        "X-Forwarded-For and X-Forwarded-Proto, whom and over what it forwards. Anyone "
+        "else is judged by their own address. Never everyone: a client that may name its "
+        "own address escapes every limit per address.",
+    )
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxies(cls, value: str) -> str:
+        return ",".join(str(entry) for entry in trusted_networks(value))
 
     metrics: Literal["off", "local", "on"] = Field(
         default="local",
         description="Who may read GET /metrics (Prometheus): nobody, clients on this "
-        "machine (a loopback address, as the server sees it behind a proxy on 127.0.0.1: "
+        "machine (a loopback address, as the server sees it behind a trusted proxy: "
         "the proxy's client, not the proxy), or everyone. Refused, it is a 404.",
     )
 
@@ -118,6 +141,33 @@ class Settings(BaseSettings):
     @classmethod
     def _metrics(cls, value: object) -> object:
         return value.strip().lower() if isinstance(value, str) else value
+
+
+def trusted_networks(value: str) -> list[IPv4Address | IPv6Address | IPv4Network | IPv6Network]:
+    """The proxies ``SOCLOVER_TRUSTED_PROXIES`` names, each an address or a network.
+
+    uvicorn, which reads them, takes a word that is neither for a name no client ever
+    has, so a typo would trust nobody without a word: refused here instead. So is
+    trusting everyone (``*``, a network of every address): then whoever connects may
+    say they are anyone, and no limit per address holds."""
+    found: list[IPv4Address | IPv6Address | IPv4Network | IPv6Network] = []
+    for word in value.replace(",", " ").split():
+        if word == "*":
+            raise ValueError(
+                "SOCLOVER_TRUSTED_PROXIES=* would let every client choose its own address: "
+                'name the proxy\'s address (docs/hosting.md, "Behind a proxy")'
+            )
+        try:
+            found.append(ip_network(word, strict=False) if "/" in word else ip_address(word))
+        except ValueError:
+            raise ValueError(
+                f"SOCLOVER_TRUSTED_PROXIES: {word!r} is neither an IP address nor a network"
+            ) from None
+        if isinstance(found[-1], IPv4Network | IPv6Network) and found[-1].prefixlen == 0:
+            raise ValueError(
+                f"SOCLOVER_TRUSTED_PROXIES: {word} is every address: name the proxy's own"
+            )
+    return found
 
 
 @lru_cache

@@ -89,6 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             chat_limits=RateLimiter(settings.chat_lines_per_minute, burst=settings.chat_burst),
             meter=app.state.metrics,
             bot_languages=BOT_LANGUAGES if _bots_offered(settings) else frozenset(),
+            streams_per_seat=settings.streams_per_seat,
         )
         app.state.service = service
         bots = _bot_table(service, settings)

@@ -263,6 +263,7 @@ def app_server(root: Path, workdir: Path) -> Server:
         "SOCLOVER_CREATE_RATE_PER_MINUTE": "100000",
         "SOCLOVER_LOOKUP_RATE_PER_MINUTE": "100000",
         "SOCLOVER_CHAT_BURST": "100000",  # the chat is filled as fast as it goes
+        "SOCLOVER_STREAMS_PER_SEAT": "100000",  # every stream is one seat's
     }
     command = [sys.executable, "-m", "app.cli"]
     where = subprocess.run(

@@ -44,6 +44,7 @@ async def measure(streams: int, kind: str, settle: float, top: int) -> None:
     folder = tempfile.mkdtemp()
     os.environ["SOCLOVER_DATABASE_URL"] = f"sqlite:///{folder}/soclover.sqlite3"
     os.environ.setdefault("SOCLOVER_BOTS", "false")
+    os.environ.setdefault("SOCLOVER_STREAMS_PER_SEAT", str(streams))  # all one seat's
     from app.main import create_app
 
     with socket.socket() as probe:

@@ -9,7 +9,11 @@ front instead of failing (or worse) when a reader later tries to write.
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import os
 import time
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy import event
@@ -25,6 +29,8 @@ from sqlalchemy.ext.asyncio import (
 from app.jsontext import to_text
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+
+log = logging.getLogger(__name__)
 
 
 def async_url(url: str) -> URL:
@@ -117,9 +123,41 @@ def ping_when_idle(engine: Engine, after: float) -> None:
                 raise DisconnectionError() from error
 
 
+SQLITE_FILE_MODE = 0o600
+"""The database and its ``-wal`` and ``-shm`` files: every room's code and every seat's
+token hash are in them, for the server's user alone (as ``soclover backup``'s copies)."""
+
+
+def keep_sqlite_private(url: URL) -> None:
+    """Make the SQLite file ``url`` names readable by its owner only, before any
+    connection opens it: created empty with ``SQLITE_FILE_MODE`` if it is not there yet
+    (an empty file is an empty database to SQLite), its mode narrowed if it is, and so
+    are its ``-wal`` and ``-shm`` files left from before. SQLite makes those two with
+    the database file's own mode, so later ones are private too. Nothing is done for a
+    database in memory; a file owned by another user is left as it is, with a warning.
+    """
+    name = url.database
+    if not name or name == ":memory:" or url.query.get("uri") or name.startswith("file:"):
+        return
+    path = Path(name)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, SQLITE_FILE_MODE))
+    for file in (path, path.with_name(f"{path.name}-wal"), path.with_name(f"{path.name}-shm")):
+        try:
+            mode = file.stat().st_mode & 0o777
+            if mode & ~SQLITE_FILE_MODE:
+                file.chmod(mode & SQLITE_FILE_MODE)
+        except FileNotFoundError:
+            continue
+        except OSError as error:
+            log.warning("could not make %s readable by its owner only: %s", file, error)
+
+
 def configure_sqlite(engine: Engine) -> None:
     """WAL, busy timeout, foreign keys, full sync, and BEGIN IMMEDIATE for every transaction
-    (reads run autocommitted, one statement each, and take no lock)."""
+    (reads run autocommitted, one statement each, and take no lock). The database's files
+    are its owner's alone (``keep_sqlite_private``), before the first connection."""
+    keep_sqlite_private(engine.url)
 
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -30,6 +30,7 @@ from app.service.replay import Replay
 from app.service.rooms import RoomService
 from app.service.seats import SeatBook
 from app.service.store import RoomStore
+from app.service.stream_slots import STREAMS_PER_SEAT, StreamSlots
 from app.service.viewing import RoomViews
 
 
@@ -44,6 +45,7 @@ def build_service(
     chat_limits: RateLimiter | None = None,
     meter: Meter = UNMETERED,
     bot_languages: frozenset[str] = frozenset(),
+    streams_per_seat: int = STREAMS_PER_SEAT,
 ) -> RoomService:
     """A room service over ``store``, its parts wired.
 
@@ -53,7 +55,8 @@ def build_service(
     time of every action; ``chat_limits``: per seat, a few lines at once, then about
     one a second; ``meter``: told of every action and save (the metrics page);
     ``bot_languages``: the languages this server's bots speak (none without their
-    brain). The store is the caller's to close.
+    brain); ``streams_per_seat``: the live streams one seat token holds open at once.
+    The store is the caller's to close.
     """
     all_decks = {**(decks or {}), "en": deck}
     cluster = cluster or LocalCluster({})
@@ -92,7 +95,7 @@ def build_service(
         seats,
         ClaimDesk(path.apply, path.load, seats, clock),
         reports,
-        Follower(hub, tracker, path.load, views, reports.sync),
+        Follower(hub, tracker, path.load, views, reports.sync, StreamSlots(streams_per_seat)),
         chat_limits=chat_limits or RateLimiter(60, burst=8),
     )
 

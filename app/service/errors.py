@@ -44,6 +44,16 @@ class ChatTooFast(RuleError):
     default_message = N_("You are sending messages too fast: wait a moment and try again.")
 
 
+class TooManyStreams(RuleError):
+    """One seat token holds ``stream_slots.STREAMS_PER_SEAT`` live streams already."""
+
+    code = "too_many_streams"
+    status = 429
+    default_message = N_(
+        "This seat is open on too many screens at once: close one of them, then try again."
+    )
+
+
 class DeckTooSmallForAnyGame(Exception):
     """Raised at launch: no game could ever be dealt from this deck."""
 

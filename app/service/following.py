@@ -20,6 +20,7 @@ from app.rules.views import Audience, Viewer, audience, viewer_of
 from app.service.hub import Change, EventAction, Ping, RoomHub, ServerStopping
 from app.service.presence import PresenceTracker
 from app.service.room_state import CommonState, RoomState
+from app.service.stream_slots import StreamSlots
 
 
 class Views(Protocol):
@@ -120,12 +121,15 @@ class Follower:
         load: Callable[[str], Awaitable[Room]],
         views: Views,
         sync_presence: Callable[[str], Awaitable[None]],
+        slots: StreamSlots | None = None,
     ) -> None:
         self.hub = hub
         self.presence = presence
         self.load = load
         self.views = views
         self.sync_presence = sync_presence
+        self.slots = slots or StreamSlots()
+        """The live streams each seat token holds open here (``stream_slots``)."""
 
     async def follow(
         self, code: str, pid: int | None, last: int | None = None, device: str = ""

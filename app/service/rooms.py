@@ -41,6 +41,7 @@ from app.service.replay import Replay
 from app.service.room_state import CommonState, Legend, RoomState
 from app.service.seats import Seat, SeatBook
 from app.service.store import CodeTaken, Logged, Record, RoomStore, SeatRecord
+from app.service.stream_slots import StreamSlot
 from app.service.viewing import RoomViews
 
 
@@ -330,6 +331,13 @@ class RoomService:
         if seat is None:
             return self.following.follow(code, None, last)
         return self.following.follow(code, seat.pid, last, seat.device)
+
+    def hold_stream(self, seat: Seat | None) -> StreamSlot | None:
+        """A place for one more live stream of ``seat``'s token, given back when the
+        stream ends (``StreamSlot.release``); ``TooManyStreams`` past
+        ``STREAMS_PER_SEAT``. Someone with no seat holds none: each of their streams
+        counts as a lookup instead."""
+        return None if seat is None else self.following.slots.take(seat)
 
     def followed(self) -> set[str]:
         """Rooms this process keeps a copy of: the ones to catch up after a lost link."""

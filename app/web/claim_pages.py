@@ -22,8 +22,10 @@ from app.web.deps import (
     PageCode,
     SameOriginPosts,
     ServiceDep,
+    forget_cookie,
     limit_claims,
     reader_seat,
+    set_cookie,
     set_seat_cookie,
 )
 from app.web.i18n import Lang
@@ -71,14 +73,12 @@ async def ask_for_a_seat(
             raise NoRoomPage() from None
         return _page("join", lang, error.status, error=error, **render.room_context(view))
     response = RedirectResponse(f"/r/{code}/claim", status_code=303)
-    response.set_cookie(
+    set_cookie(
+        request,
+        response,
         claim_cookie(code),
         f"{claimed.claim}.{claimed.token}",
         max_age=60 * 60 * CLAIM_HOURS,
-        httponly=True,
-        samesite="lax",
-        secure=request.app.state.settings.secure_cookies,
-        path="/",
     )
     return response
 
@@ -125,7 +125,7 @@ async def _claim_answer(
         # In: this device's seat token is the request's own.
         response = _to_room(code, request)
         set_seat_cookie(request, response, code, token)
-        response.delete_cookie(claim_cookie(code), path="/")
+        forget_cookie(request, response, claim_cookie(code))
         return response
     name = _name_of(view, seat)
     context: dict[str, object] = {
@@ -159,5 +159,5 @@ async def withdraw_claim(request: Request, code: PageCode, service: ServiceDep) 
     except RuleError:
         pass  # already answered or gone: nothing left to take back
     response = RedirectResponse(f"/r/{code}", status_code=303)
-    response.delete_cookie(claim_cookie(code), path="/")
+    forget_cookie(request, response, claim_cookie(code))
     return response

@@ -22,6 +22,7 @@ from app.rules.errors import Forbidden
 from app.rules.text import N_
 from app.service.codes import normalize_code
 from app.service.errors import NotSeated, RateLimited, RoomNotFound
+from app.service.ratelimit import address_key
 from app.service.rooms import RoomService
 from app.service.seats import Seat
 
@@ -37,15 +38,38 @@ def cookie_name(code: str) -> str:
 
 
 def set_seat_cookie(request: Request, response: Response, code: str, token: str) -> None:
+    set_cookie(request, response, cookie_name(code), token, max_age=60 * 60 * 24 * COOKIE_DAYS)
+
+
+def set_cookie(request: Request, response: Response, name: str, value: str, max_age: int) -> None:
+    """Every cookie the table sets, the same way: out of scripts' reach (HttpOnly), sent
+    along with a link from elsewhere but never with another site's post (SameSite=Lax),
+    and ``Secure`` whenever the page came over HTTPS (``secure_cookies``)."""
     response.set_cookie(
-        cookie_name(code),
-        token,
-        max_age=60 * 60 * 24 * COOKIE_DAYS,
+        name,
+        value,
+        max_age=max_age,
         httponly=True,
         samesite="lax",
-        secure=request.app.state.settings.secure_cookies,
+        secure=secure_cookies(request),
         path="/",
     )
+
+
+def forget_cookie(request: Request, response: Response, name: str) -> None:
+    """A cookie taken back, with the attributes it was set with."""
+    response.delete_cookie(
+        name, path="/", httponly=True, samesite="lax", secure=secure_cookies(request)
+    )
+
+
+def secure_cookies(request: Request) -> bool:
+    """Whether this answer's cookies are ``Secure``: the request came over HTTPS, to the
+    server itself or to a proxy it trusts, which says so in ``X-Forwarded-Proto`` (uvicorn
+    reads it from ``SOCLOVER_TRUSTED_PROXIES`` alone, so nobody else can claim it); or
+    ``SOCLOVER_SECURE_COOKIES`` asks for it always. Over plain http a browser would drop a
+    ``Secure`` cookie, so a table on a home network keeps working without it."""
+    return request.scope.get("scheme") == "https" or bool(request.app.state.settings.secure_cookies)
 
 
 # The dependencies are ``async def`` although most never await: FastAPI runs a
@@ -90,7 +114,10 @@ PageCode = Annotated[str, Depends(page_code)]
 
 
 def client_key(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The client, as every per-address limit counts it (``ratelimit.address_key``: an
+    IPv6 client by its /64). The address is the one uvicorn settles on: behind a
+    trusted proxy, the one the proxy saw (``SOCLOVER_TRUSTED_PROXIES``)."""
+    return address_key(request.client.host) if request.client else "unknown"
 
 
 async def limit(request: Request, service: RoomService, kind: Limited) -> None:

@@ -48,11 +48,13 @@ async def room_events(
     with the whole recent chat (`chat_after` null); each later one only the chat lines
     its change added. A `moved` event ends the stream of a seat that moved to another
     device. Without a seat, the public view (rate-limited per client address, as
-    reading the room).
+    reading the room). One seat token holds four streams open at once; a fifth is
+    refused (429 `too_many_streams`) until one of them ends.
     """
     await service.ensure_room(code)  # 404 before the stream opens
     updates = service.follow(code, seat, _event_id(last_event_id_header or last_event_id))
-    return event_stream(_events(updates, renderings_of(request)))
+    events = _events(updates, renderings_of(request))
+    return event_stream(events, service.hold_stream(seat))  # 429 past a token's streams
 
 
 RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -61,7 +63,10 @@ RESPONSES: dict[int | str, dict[str, Any]] = {
         "content": {"text/event-stream": {"schema": STREAM_SCHEMA}},
     },
     404: {"description": "No such room"},
-    429: {"description": "Too many rooms read without a seat"},
+    429: {
+        "description": "Too many rooms read without a seat (`rate_limited`), or this seat "
+        "token holds four live streams already (`too_many_streams`)"
+    },
 }
 """The stream's answers in the API's document (``api.router`` declares its route)."""
 

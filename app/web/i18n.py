@@ -25,7 +25,7 @@ from fastapi.responses import RedirectResponse
 
 from app.rules.errors import RuleError
 from app.rules.text import Text
-from app.web.deps import check_same_origin
+from app.web.deps import check_same_origin, set_cookie
 
 LOCALES = Path(__file__).resolve().parents[1] / "locale"
 INTERFACES = ("en", "fr", "zh")
@@ -108,7 +108,5 @@ async def choose_language(request: Request) -> RedirectResponse:
     target = back if isinstance(back, str) and _BACK.match(back) else "/"
     response = RedirectResponse(target, status_code=303)
     if isinstance(chosen, str) and chosen in INTERFACES:
-        response.set_cookie(
-            COOKIE, chosen, max_age=COOKIE_AGE, samesite="lax", httponly=True, path="/"
-        )
+        set_cookie(request, response, COOKIE, chosen, max_age=COOKIE_AGE)
     return response

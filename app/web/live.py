@@ -47,7 +47,9 @@ async def room_stream(
     regions = _regions(
         updates, renderings_of(request), public_url or "", interface_language(request)
     )
-    return event_stream(regions)
+    # Past a token's streams, a 429 page: the page's script tries again later, and
+    # shows that it is reconnecting meanwhile.
+    return event_stream(regions, service.hold_stream(seat))
 
 
 async def _regions(

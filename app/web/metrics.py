@@ -3,9 +3,9 @@
 
 - ``off``: nobody.
 - ``local`` (the default): clients at a loopback address, a scraper on this
-  machine. The address is the one uvicorn settles on: behind a proxy on
-  127.0.0.1, which uvicorn trusts with ``X-Forwarded-For`` (``proxy_headers``),
-  it is the proxy's client, so a local nginx does not open the page to the world.
+  machine. The address is the one uvicorn settles on: behind a proxy it trusts
+  (``SOCLOVER_TRUSTED_PROXIES``, 127.0.0.1 by default), the one the proxy saw, so
+  a local nginx does not open the page to the world.
 - ``on``: everyone, for a scraper at another address (a container's network);
   then keep the page from the public at the proxy.
 

@@ -40,6 +40,7 @@ from app.web.deps import (
     SameOriginPosts,
     ServiceDep,
     cookie_name,
+    forget_cookie,
     limit,
     reader_seat,
     seat_in,
@@ -448,7 +449,7 @@ def _left(request: Request, code: str) -> Response:
         response = Response(status_code=204, headers={"HX-Redirect": target})
     else:
         response = RedirectResponse(target, status_code=303)
-    response.delete_cookie(cookie_name(code), path="/")
+    forget_cookie(request, response, cookie_name(code))
     return response
 
 

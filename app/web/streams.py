@@ -41,6 +41,7 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.service.hub import RoomHub
+from app.service.stream_slots import StreamSlot
 from app.web.security import secured
 
 PING_COMMENT = b": ping\r\n\r\n"
@@ -65,27 +66,43 @@ class RoomStream(EventSourceResponse):
     """
 
     body_iterator: AsyncIterator[bytes]
+    slot: StreamSlot | None = None
+    """The place this stream holds among its seat token's (``stream_slots``), given back
+    when the response ends, however it ends; or, should it never be sent (its client
+    gone before), when it is let go of."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] == "HEAD":
-            await super().__call__(scope, receive, send)
-            return
+        # One frame for the stream's hours, not two: the place is given back here.
         try:
-            async with asyncio.TaskGroup() as group:
-                events = group.create_task(_send_then_stop(self, send))
-                await _disconnected(receive)
-                events.cancel()  # the phone left: stop the events
-        except BaseExceptionGroup as group_error:
-            # The group ends by the events' ``Ended`` (the stream ended: stop listening)
-            # or by a failure, which the middleware expects bare, as Starlette's and
-            # sse-starlette's own responses give it.
-            error: BaseException | None = group_error.split(Ended)[1]
-            while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
-                error = error.exceptions[0]
-            if error is not None:
-                raise error from None
-        if self.background is not None:
-            await self.background()
+            if scope["type"] != "http" or scope["method"] == "HEAD":
+                await super().__call__(scope, receive, send)
+                return
+            try:
+                async with asyncio.TaskGroup() as group:
+                    events = group.create_task(_send_then_stop(self, send))
+                    await _disconnected(receive)
+                    events.cancel()  # the phone left: stop the events
+            except BaseExceptionGroup as group_error:
+                # The group ends by the events' ``Ended`` (the stream ended: stop listening)
+                # or by a failure, which the middleware expects bare, as Starlette's and
+                # sse-starlette's own responses give it.
+                error: BaseException | None = group_error.split(Ended)[1]
+                while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+                    error = error.exceptions[0]
+                if error is not None:
+                    raise error from None
+            if self.background is not None:
+                await self.background()
+        finally:
+            self._give_back()
+
+    def __del__(self) -> None:
+        self._give_back()
+
+    def _give_back(self) -> None:
+        if self.slot is not None:
+            self.slot.release()
+            self.slot = None
 
 
 class Ended(Exception):
@@ -129,11 +146,15 @@ async def _disconnected(receive: Receive) -> None:
             return
 
 
-def event_stream(events: AsyncIterator[bytes]) -> RoomStream:
+def event_stream(events: AsyncIterator[bytes], slot: StreamSlot | None = None) -> RoomStream:
     """The response of a live stream: its events, encoded, pinged and ended by the hub.
     Its headers are sse-starlette's (``no-store``: per seat, so never stored; no proxy
-    buffering); every response's are added on its way out."""
-    return RoomStream(events, ping=0)
+    buffering); every response's are added on its way out. ``slot``, its seat token's
+    place, is given back when the response ends, or, should it never be sent (the
+    client gone before), when it is let go of."""
+    response = RoomStream(events, ping=0)
+    response.slot = slot
+    return response
 
 
 class StreamDoor:

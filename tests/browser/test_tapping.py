@@ -62,6 +62,7 @@ def test_the_tap_hint_shows_on_a_phone_in_each_language_and_a_laid_card_moves(
         assert hint["visible"] and hint["oneLine"] and hint["whole"], (lang, hint)
         assert hint["size"] >= 12, (lang, hint)
         said[lang] = hint["text"]
+        page.close()  # one seat token holds four live streams: a screen read, then put away
     assert said["en"] == "Tap any card, then a spot: it goes there."
     assert len(set(said.values())) == 3, said
     # A laptop says it with its keys, in the longer hint.
@@ -296,6 +297,7 @@ def test_with_four_to_six_at_the_table_start_is_still_on_the_hosts_first_screen(
             assert page.evaluate("() => scrollY") == 0
             wanted = ["#players .player", ".lobby button.primary"]
             assert page.evaluate(IN_VIEW_JS, wanted) == [], (len(players), size)
+            page.close()  # one seat token holds four live streams: one screen at a time
         if extra:
             players.append(kit.join(server.url, host.code, extra))
     assert len(players) == 6

@@ -187,6 +187,7 @@ class ThreadServer(Server):
         self.app: FastAPI | None = None
 
     def start(self) -> ThreadServer:
+        from app.cli import proxy_options
         from app.config import Settings
         from app.main import create_app
 
@@ -206,7 +207,7 @@ class ThreadServer(Server):
             log_config=None,  # the process's logging stays the tests'
             log_level="warning",
             access_log=False,
-            proxy_headers=True,  # as app.cli serves
+            **proxy_options(settings),  # as app.cli serves
             timeout_graceful_shutdown=3,
         )
         self._uvicorn = uvicorn.Server(config)
