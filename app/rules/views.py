@@ -293,7 +293,7 @@ def _you(room: Room, seat: int | None, watching: bool) -> SeatedYou | WatcherYou
     if seat is None:
         return None
     you: SeatedYou = {"seat": seat, "host": seat == room.acting_host()}
-    if room.hides_own_clover(seat) and not room.clovers[seat].dropped:
+    if room.hides_own_clover(seat):
         you["clover_hidden"] = True
     return you
 

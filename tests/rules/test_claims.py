@@ -322,7 +322,8 @@ def test_a_seat_taken_while_clues_are_written_does_not_show_its_clover():
     room = moved(room)  # Bea away; a second browser of Cy's asked for her seat, allowed
     seen = view(room, 1)
     assert seen["clover"] is None and seen["warnings"] == []
-    assert seen["you"] == {"seat": 1, "host": False} and audience(room, 1) == SEATED
+    assert seen["you"] == {"seat": 1, "host": False, "clover_hidden": True}
+    assert audience(room, 1) == SEATED
     assert not seen["can"]["write"] and not seen["can"]["done"]
     with pytest.raises(errors.CloverElsewhere):
         apply(room, 1, act.Clues(CLUES))
