@@ -59,7 +59,14 @@ class Settings(BaseSettings):
         default=10, gt=0, description="Seat requests per client address."
     )
     claim_room_rate_per_minute: int = Field(
-        default=20, gt=0, description="Seat requests per room, wherever they come from."
+        default=30, gt=0, description="Seat requests per room, wherever they come from."
+    )
+    claim_room_share_per_minute: int = Field(
+        default=5,
+        gt=0,
+        description="Seat requests per room from one client address: its share of the "
+        "room's, so that a few addresses cannot spend the room's whole budget and keep "
+        "a real claimant out.",
     )
     streams_per_seat: int = Field(
         default=4,

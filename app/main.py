@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "lookup": settings.lookup_rate_per_minute,
             "claim": settings.claim_rate_per_minute,
             "claim-room": settings.claim_room_rate_per_minute,
+            "claim-share": settings.claim_room_share_per_minute,
         }
         writer: SqliteWriter | None = None
         store: RoomStore

@@ -563,7 +563,8 @@
   });
 
   // "Play on another device": the seat's secret is in the address after "#", which
-  // never reaches a server or its logs; it is posted from here, then wiped.
+  // never reaches a server or its logs; it is posted from here, then wiped. The answer
+  // says whose seat it opens and offers a button: posting it sets nothing.
   document.addEventListener("DOMContentLoaded", function () {
     var token = document.getElementById("seat-token");
     if (!token) return;

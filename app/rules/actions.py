@@ -169,7 +169,8 @@ class Refuse(Action):
 
 @dataclass(frozen=True)
 class ClaimsBy(Action):
-    """The host chooses who may allow a claim for an absent player's seat."""
+    """The host chooses whether their own allow is needed, besides everyone else's at the
+    table, for an away player's seat to move (``"host"``), or not (``"anyone"``)."""
 
     type: ClassVar[str] = "claims_by"
     who: str = field(metadata={"max_length": 8})

@@ -60,8 +60,13 @@ def allowed(
     if not seated:
         return _only(
             join=seating.why_not_sit(room) is None,
-            # Any seat there is may be asked for (the engine then checks the one asked).
-            claim=bool(room.players) and claims.why_not_ask(room.claims) is None,
+            # Whether some seat may be asked for (the engine then checks the one asked):
+            # a person's, that no other request waits for.
+            claim=any(
+                claims.why_not_ask(room.claims, pid=p.pid) is None
+                for p in room.players
+                if not p.bot
+            ),
             watch=watchers.why_not_watch(room) is None,
         )
     assert seat is not None

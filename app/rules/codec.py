@@ -14,6 +14,7 @@ from typing import Any
 from app.rules import actions as act
 from app.rules.geometry import words_of
 from app.rules.state import (
+    Barred,
     Card,
     ChatLine,
     Claim,
@@ -78,9 +79,12 @@ def room_to_data(room: Room) -> Data:
                 "kind": c.kind,
                 "address": c.address,
                 "back": c.back,
+                "was": c.was,
+                "allowed_by": sorted(c.allowed_by),
             }
             for c in room.claims
         ],
+        "barred": [{"address": b.address, "until": b.until} for b in room.barred],
         "claims_by": room.claims_by,
         "language": room.language,
         "clue_timer": _timer_data(room.clue_timer),
@@ -130,6 +134,7 @@ def _clover_data(clover: Clover) -> Data:
         "warnings": list(clover.warnings),
         "done": clover.done,
         "dropped": clover.dropped,
+        "device": clover.device,
     }
 
 
@@ -169,7 +174,8 @@ def room_from_data(data: Data) -> Room:
         watchers=tuple(Watcher(**w) for w in data.get("watchers", ())),
         watchers_chat=data.get("watchers_chat", True),
         # Claims saved before they ran out lack the newer fields: their defaults.
-        claims=tuple(Claim(**c) for c in data.get("claims", ())),
+        claims=tuple(_claim(c) for c in data.get("claims", ())),
+        barred=tuple(Barred(**b) for b in data.get("barred", ())),
         claims_by=data.get("claims_by", "anyone"),
         language=data.get("language", "en"),
         # Rooms saved before the table had a clock play without one.
@@ -187,6 +193,10 @@ def _player(data: Data) -> Player:
     from the device that took it: that one may ask for it back."""
     moved_from = data.get("moved_from", [""] if data.get("device") else [])
     return Player(**{**data, "moved_from": tuple(moved_from)})
+
+
+def _claim(data: Data) -> Claim:
+    return Claim(**{**data, "allowed_by": frozenset(data.get("allowed_by", ()))})
 
 
 def _chat(lines: list[Data], players: list[Data]) -> tuple[ChatLine, ...]:
@@ -226,6 +236,7 @@ def _clover(data: Data) -> Clover:
         warnings=tuple(_warned_keyword(w) for w in data["warnings"]),
         done=data["done"],
         dropped=data.get("dropped", False),
+        device=data.get("device"),
     )
 
 

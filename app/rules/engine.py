@@ -93,8 +93,16 @@ def apply(
     if seat is not None and room.players[seat].out and not isinstance(action, act.Say):
         # Out of the game, a player watches it and may chat: nothing else until the next.
         raise errors.AlreadyOut() if isinstance(action, act.Leave) else errors.OutOfGame()
-    new = timers.follow(room, _handle(action, room, seat, deck), action.now)
+    new = _handle(action, room, seat, deck)
+    if isinstance(action, SETTLING):
+        new = claims.settle(new)
+    new = timers.follow(room, new, action.now)
     return replace(new, seq=room.seq + 1)
+
+
+SETTLING = (act.Presence, act.Leave, act.Drop, act.Kick)
+"""Actions that may leave a seat request with nobody's allow still needed (the last
+player it waited for went away, left or was taken out): it is granted then."""
 
 
 @dataclass(frozen=True)

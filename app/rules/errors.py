@@ -142,6 +142,21 @@ class SeatHolder(Forbidden):
     )
 
 
+class RefusedHere(Forbidden):
+    code = "refused_here"
+    default_message = N_(
+        "The table refused a seat request from here: this address may ask again in ten minutes."
+    )
+
+
+class CloverElsewhere(Forbidden):
+    code = "clover_elsewhere"
+    default_message = N_(
+        "Your seat moved to this device after your clover was dealt: it stays hidden here "
+        "until the table has rebuilt it."
+    )
+
+
 # 409: when and in what state
 class WrongPhase(Conflict):
     code = "wrong_phase"
@@ -213,6 +228,19 @@ class TooManyClaimsHere(Conflict):
     default_message = N_(
         "Two seat requests from here are waiting already: wait for an answer, or take one back."
     )
+
+
+class SeatAskedFor(Conflict):
+    code = "seat_asked_for"
+    default_message = N_(
+        "Another request for this seat is waiting: the table answers it first, or it runs "
+        "out within five minutes."
+    )
+
+
+class AlreadyAllowed(Conflict):
+    code = "already_allowed"
+    default_message = N_("You allowed that request already: it waits for the others.")
 
 
 class SpectatorSeatWaits(Conflict):

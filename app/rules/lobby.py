@@ -82,6 +82,9 @@ def on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) ->
             needed=needed,
         )
     clovers, first = deal(deck, n, room.decoys, random.Random(action.seed))
+    # Each clover is its seat's device's to read: a device the seat moves to later does
+    # not read it before the table has rebuilt it (``Room.hides_own_clover``).
+    clovers = tuple(replace(c, device=p.device) for c, p in zip(clovers, room.players, strict=True))
     return replace(
         room,
         phase="clues",

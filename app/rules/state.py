@@ -35,6 +35,13 @@ slots alone, and a household that lost two phones still gets both seats back."""
 CLAIM_MS = 5 * 60_000
 """How long a claim waits for an answer: a request nobody answers is junk by then, and
 its claimant, still waiting, asks again with a tap."""
+CLAIM_BAR_MS = 10 * 60_000
+"""How long an address whose request the table refused may not ask that room again: a
+stranger turned down does not come straight back, and a real claimant behind the same
+address asks again within the hour."""
+BARS_KEPT = 50
+"""Refused addresses a room remembers at once (the oldest go first): a bound on what a
+crowd of addresses can make a room hold, far above what the claim rates let in."""
 MOVES_KEPT = 4
 """Devices a seat remembers it moved away from: enough for a phone, a laptop and back."""
 DEVICE_KINDS = ("phone", "tablet", "computer")
@@ -123,10 +130,25 @@ class Claim:
     back: bool = False
     """Asked from a device the seat moved away from: its player asks for it back. The
     device playing the seat now may not answer it; anyone else seated may."""
+    was: str = ""
+    """Asked back: the device it is asked back from (a ``Player.device`` the seat moved
+    away from). Back on the device its clover was dealt to, the seat reads it again."""
+    allowed_by: frozenset[int] = frozenset()
+    """The pids of the players who allowed it so far: a seat whose player is away moves
+    once every other player at the table has (``claims.still_to_allow``)."""
 
     def expired(self, now: int) -> bool:
         """Whether the claim has run out at ``now`` (0: a time nobody stamped, never)."""
         return now > 0 and now >= self.asked + CLAIM_MS
+
+
+@dataclass(frozen=True)
+class Barred:
+    """A client address (its opaque tag, as a claim keeps it) whose request the table
+    refused: it may not ask this room for a seat again before ``until`` (epoch ms)."""
+
+    address: str
+    until: int
 
 
 @dataclass(frozen=True)
@@ -158,7 +180,12 @@ class Clover:
     """Per leaf, the keyword its saved clue resembles (the checker's warning), or None."""
     done: bool = False
     dropped: bool = False
-    """Not played: its owner went out of the game while still writing its clues."""
+    """Not played: its owner went out of the game while still writing its clues, or
+    their seat moved to another device before they were done."""
+    device: str | None = None
+    """The device its seat was played from when it was dealt (a ``Player.device``): the
+    only one that reads its cards before the table has rebuilt it. ``None`` for clovers
+    dealt before this was kept: whatever device plays the seat."""
 
     def all_cards(self) -> tuple[Card, ...]:
         return self.cards + self.decoys
@@ -303,6 +330,8 @@ class Room:
     watchers_chat: bool = True
     """Whether watchers may chat; the host turns it off for a quiet table."""
     claims: tuple[Claim, ...] = ()
+    barred: tuple[Barred, ...] = ()
+    """Addresses whose request the table refused lately: never shown to anyone."""
     claims_by: str = "anyone"
     language: str = "en"
     clue_timer: Timer = Timer(minutes=5)
@@ -418,6 +447,30 @@ class Room:
         start of their clover to its check. Whoever took it would read the solution."""
         res = self.resolution
         return res is not None and not res.checked and seat == self.spectator()
+
+    def hides_own_clover(self, seat: int) -> bool:
+        """Whether ``seat``'s own clover is kept from it now: it moved to a device that was
+        not dealt that clover, which has not been checked yet. Whoever asked for the seat
+        (a stranger, or a second browser of someone at the table) reads the clover then
+        as the guessers do; only the device it was dealt to (asked back) sees it again."""
+        if self.phase not in ("clues", "resolution") or not 0 <= seat < len(self.clovers):
+            return False
+        dealt = self.clovers[seat].device
+        if dealt is None or dealt == self.players[seat].device:
+            return False
+        return not self.clover_checked(seat)
+
+    def clover_checked(self, seat: int) -> bool:
+        """Whether ``seat``'s clover has been checked this game: its truth is the room's."""
+        res = self.resolution
+        if res is None or seat not in self.turns():
+            return False
+        turn = self.turns().index(seat)
+        return turn < res.turn or (turn == res.turn and res.checked)
+
+    def barred_here(self, address: str, now: int) -> bool:
+        """Whether ``address`` (a claim's tag) may not ask for a seat at ``now``."""
+        return bool(address) and any(b.address == address and now < b.until for b in self.barred)
 
     def timer(self, phase: str) -> Timer:
         """The timer of ``clues`` or ``rebuild``."""

@@ -15,7 +15,7 @@ No ``from __future__ import annotations`` here: Python 3.11's ``TypedDict`` read
 """
 
 from dataclasses import dataclass
-from typing import Annotated, Final, Literal, TypedDict
+from typing import Annotated, Final, Literal, NotRequired, TypedDict
 
 from app.rules.state import CLAIMS_BY, DEVICE_KINDS, LANGUAGES, TIMER_MODES, Phase
 
@@ -46,6 +46,13 @@ Words = list[str]
 class SeatedYou(TypedDict):
     seat: Annotated[int, "The caller's seat"]
     host: Annotated[bool, "Whether the caller holds the host's controls now"]
+    clover_hidden: NotRequired[
+        Annotated[
+            Literal[True],
+            "There only while the caller's own clover is kept from this device: the seat "
+            "moved here after the clover was dealt, and the table has not rebuilt it yet",
+        ]
+    ]
 
 
 class WatcherYou(TypedDict):
@@ -158,6 +165,14 @@ class ClaimShown(TypedDict):
     spectator: Annotated[bool, "The seat is the Spectator's"]
     back: Annotated[bool, "The seat's own token asks it back, from a device it left"]
     waits: Annotated[bool, "The Spectator's seat before their check: it waits"]
+    allowed_by: Annotated[list[int], "The seats that allowed it so far"]
+    waiting_for: Annotated[
+        list[int],
+        "The seats whose allow it still needs before the seat moves: its player's while "
+        "they are at the table, else every other player's at the table (and the host's, "
+        "if the host chose so); empty for a seat asked back, which any one seated player "
+        "but its holder lets back",
+    ]
 
 
 # --- the clue phase -----------------------------------------------------------------------

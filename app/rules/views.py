@@ -10,6 +10,9 @@ else:
   shuffled order, by random ids) and the board, but neither the solution nor
   which cards are decoys until the clover is checked; the Spectator sees both;
 - once a clover is checked its solution and decoys are public to the room;
+- a seat's own clover (its cards while writing, its truth as the Spectator) is shown
+  only to the device it was dealt to: a device the seat moved to since reads it as a
+  guesser does until it is checked (``Room.hides_own_clover``);
 - the history of the game holds the checked clovers only, with their tries:
   of the clover being rebuilt it holds nothing, not even for its Spectator.
 
@@ -29,6 +32,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Final, Literal, cast
 
 from app.rules.allowed import allowed
+from app.rules.claims import still_to_allow
 from app.rules.geometry import LEAVES, SPOTS, pair
 from app.rules.languages import warning_text
 from app.rules.scoring import PERFECT_SCORE, is_right, max_score
@@ -145,7 +149,12 @@ def audience(room: Room, viewer: Viewer) -> Audience:
     if _own_clover(room, seat) is not None:
         return seat
     res = room.resolution
-    if res is not None and not res.checked and seat == room.spectator():
+    if (
+        res is not None
+        and not res.checked
+        and seat == room.spectator()
+        and not room.hides_own_clover(seat)
+    ):
         return seat
     return SEATED
 
@@ -241,9 +250,12 @@ def _seat(room: Room, viewer: Viewer) -> int | None:
 
 
 def _own_clover(room: Room, seat: int) -> Clover | None:
-    """The clover ``seat`` is writing clues for, which only that seat sees."""
+    """The clover ``seat`` is writing clues for, which only that seat sees, and only from
+    the device it was dealt to (``Room.hides_own_clover``)."""
     clover = room.clovers[seat] if room.phase == "clues" else None
-    return None if clover is None or clover.dropped else clover
+    if clover is None or clover.dropped or room.hides_own_clover(seat):
+        return None
+    return clover
 
 
 def _clock(room: Room) -> Clock | None:
@@ -280,7 +292,10 @@ def _you(room: Room, seat: int | None, watching: bool) -> SeatedYou | WatcherYou
         return {"seat": None, "host": False, "watcher": True}
     if seat is None:
         return None
-    return {"seat": seat, "host": seat == room.acting_host()}
+    you: SeatedYou = {"seat": seat, "host": seat == room.acting_host()}
+    if room.hides_own_clover(seat):
+        you["clover_hidden"] = True
+    return you
 
 
 def _claims(room: Room) -> list[ClaimShown]:
@@ -304,6 +319,10 @@ def _claims(room: Room) -> list[ClaimShown]:
                     "spectator": seat == room.spectator(),
                     "back": claim.back,
                     "waits": room.seat_waits(seat),
+                    "allowed_by": sorted(
+                        s for s, p in enumerate(room.players) if p.pid in claim.allowed_by
+                    ),
+                    "waiting_for": still_to_allow(room, claim),
                 }
             )
     return shown
@@ -339,7 +358,9 @@ def _resolution(room: Room, seat: int | None) -> ResolutionOut | None:
     if res is None or clover is None or spectator is None:
         return None
     on_board = res.on_board()
-    may_know = res.checked or seat == spectator
+    # The Spectator knows their clover's truth, unless their seat moved to a device it
+    # was not dealt to: that device learns it with the table, at the check.
+    may_know = res.checked or (seat == spectator and not room.hides_own_clover(seat))
     return {
         "spectator": spectator,
         "lock_holder": room.lock_holder(),

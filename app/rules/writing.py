@@ -56,8 +56,10 @@ def on_done(action: act.Done, room: Room, seat: int, deck: Sequence[Words]) -> R
 
 def why_not_write(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not write clues now, or ``None``: while clues are written, until
-    they said they were done."""
+    they said they were done, on a clover this seat's device may read."""
     refusal = why_not_phase(room, "clues")
+    if refusal is None and room.hides_own_clover(seat):
+        return errors.CloverElsewhere
     if refusal is None and room.clovers[seat].done:
         return errors.AlreadyDone
     return refusal
@@ -89,6 +91,8 @@ def on_undone(action: act.Undone, room: Room, seat: int, deck: Sequence[Words]) 
 def why_not_undone(room: Room, seat: int) -> Refusal | None:
     """Why ``seat`` may not take back their "done", or ``None``: while clues are written."""
     refusal = why_not_phase(room, "clues")
+    if refusal is None and room.hides_own_clover(seat):
+        return errors.CloverElsewhere
     if refusal is None and not room.clovers[seat].done:
         return errors.NotDone
     return refusal

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Literal
 
 from app.rules.actions import Action, Claim, Expire, Withdraw
+from app.rules.claims import still_to_allow
 from app.rules.state import Room
 from app.service.clock import epoch_ms, iso
 from app.service.codes import hash_token, new_claim_id, new_token
@@ -28,24 +29,43 @@ ClaimStatus = Literal["pending", "allowed", "refused"]
 
 
 @dataclass(frozen=True)
+class ClaimState:
+    """Where a claim stands, for its claimant: its status, the seat it asks for (-1 once
+    that player has left the room), whether it waits for the Spectator's check, and the
+    seats whose allow it still needs (``rules.claims.still_to_allow``)."""
+
+    status: ClaimStatus
+    seat: int
+    waits: bool = False
+    waiting_for: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Claimed:
-    """A seat request: its id, the seat asked for, and the token (told this once) that
-    opens the seat once the table allows it."""
+    """A seat request: its id, the seat asked for, the token (told this once) that
+    opens the seat once the table allows it, and where it stands as it is made."""
 
     code: str
     claim: str
     token: str
     seat: int
+    state: ClaimState = ClaimState("pending", -1)
 
 
-@dataclass(frozen=True)
-class ClaimState:
-    """Where a claim stands, for its claimant: its status, the seat it asks for (-1 once
-    that player has left the room), and whether it waits for the Spectator's check."""
-
-    status: ClaimStatus
-    seat: int
-    waits: bool = False
+def standing(room: Room, claim_id: str, pid: int, now: int) -> ClaimState:
+    """Where the claim ``claim_id`` for player ``pid``'s seat stands in ``room`` at
+    ``now``: the one answer every route gives (asking, reading, the waiting page). A
+    request that has run out is refused, though no action has dropped it yet."""
+    at = room.seat_of(pid)
+    if at is None:
+        return ClaimState("refused", -1)
+    if room.players[at].device == claim_id:
+        return ClaimState("allowed", at)
+    claim = room.claim(claim_id)
+    if claim is None or claim.expired(now):
+        return ClaimState("refused", at)
+    waiting = tuple(still_to_allow(room, claim))
+    return ClaimState("pending", at, waits=room.seat_waits(at), waiting_for=waiting)
 
 
 def address_tag(code: str, address: str) -> str:
@@ -114,8 +134,11 @@ class ClaimDesk:
             return [SeatRecord(hash_token(token), code, claimed.pid, self.clock(), claim_id)]
 
         pid = None if seated is None else seated.pid
-        await self.apply(code, pid, action_for, also=seat_record)
-        return Claimed(code, claim_id, token, seat)
+        room = await self.apply(code, pid, action_for, also=seat_record)
+        claimed = room.claim(claim_id)
+        assert claimed is not None
+        state = standing(room, claim_id, claimed.pid, epoch_ms(self.clock()))
+        return Claimed(code, claim_id, token, seat, state)
 
     async def status(self, code: str, claim_id: str, token: str | None) -> tuple[ClaimStatus, int]:
         """Where the claim ``claim_id`` stands, for the device holding its ``token``, and
@@ -124,19 +147,11 @@ class ClaimDesk:
         return state.status, state.seat
 
     async def state(self, code: str, claim_id: str, token: str | None) -> ClaimState:
-        """``status``, and whether the request waits for the Spectator's check. A request
-        that has run out is refused, though no action has dropped it yet."""
+        """``status``, whether the request waits for the Spectator's check and whose
+        allow it still needs (``standing``)."""
         claimant = await self._claimant(code, claim_id, token)
         room = await self.load(code)
-        at = room.seat_of(claimant.pid)
-        if at is None:
-            return ClaimState("refused", -1)
-        if room.players[at].device == claim_id:
-            return ClaimState("allowed", at)
-        claim = room.claim(claim_id)
-        if claim is None or claim.expired(epoch_ms(self.clock())):
-            return ClaimState("refused", at)
-        return ClaimState("pending", at, waits=room.seat_waits(at))
+        return standing(room, claim_id, claimant.pid, epoch_ms(self.clock()))
 
     async def withdraw(self, code: str, claim_id: str, token: str | None) -> int:
         """The claimant takes their claim back; the seat it asked for."""

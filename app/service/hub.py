@@ -65,6 +65,11 @@ class EventAction(_Actor, total=False):
         "absent for any other action",
     ]
     back: Annotated[bool, "A seat request: a seat asked back"]
+    moved: Annotated[
+        bool,
+        "`allow`: whether the seat moved with it (false: it still waits for the allows "
+        "of others at the table)",
+    ]
     host: Annotated[bool, "A seat request: the seat is the host's"]
     spectator: Annotated[bool, "A seat request: the seat is the Spectator's"]
     ran_out: Annotated[str, OneOf(CLOCK_KINDS), "`timeout`: which clock ran out"]
@@ -141,6 +146,8 @@ def happened(
         summary["back"] = claim.back
         summary["host"] = claimed == before.host
         summary["spectator"] = claimed == before.spectator()
+        if isinstance(action, Allow):
+            summary["moved"] = after.claim(claim.id) is None
     if isinstance(action, Timeout) and before.countdown is not None:
         # The table hears which clock ran out, and whose clover it cost.
         summary["ran_out"] = before.countdown.kind

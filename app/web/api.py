@@ -213,19 +213,32 @@ async def post_claim(
     code: CodeDep, body: ClaimIn, request: Request, service: ServiceDep
 ) -> ClaimOut:
     """Ask for a seat from a device without one ("I am Bea"): every seated player is
-    shown the request; the seat's own player answers it while present, else anyone
-    seated (or the host only, if the host chose so). Poll it with its token, or follow
-    the room's events; once `allowed`, the token is this device's seat token and the
-    seat's old device loses it. Rate-limited per client address and per room.
+    shown the request; the seat's own player answers it while present, else every
+    other player at the table must allow it (`waiting_for` says whose allow it still
+    needs; the host's too if the host chose so) and one refusal ends it. Poll it with
+    its token, or follow the room's events; once `allowed`, the token is this device's
+    seat token and the seat's old device loses it. A seat that moved after its clover
+    was dealt does not show that clover before the table has rebuilt it. Rate-limited
+    per client address, per room, and per address within a room.
 
     The token the request carries (bearer or cookie) tells who asks: a seat of this
     room is refused (409 `already_seated`); an earlier request of this device still
     waiting is replaced by this one; a token of this very seat, which moved away from
-    it, asks the seat back. One address holds two waiting requests at most (409
-    `too_many_claims_here`); requests run out after 5 minutes."""
+    it, asks the seat back. One request waits per seat (409 `seat_asked_for`); one
+    address holds two waiting requests at most (409 `too_many_claims_here`); an address
+    whose request the table refused may not ask again for ten minutes (403
+    `refused_here`); requests run out after 5 minutes."""
     await limit_claims(request, service, code)
     claimed = await service.claims.claim(code, body.seat, **claimant(request, code))
-    return ClaimOut(claim=claimed.claim, seat=claimed.seat, status="pending", token=claimed.token)
+    state = claimed.state
+    return ClaimOut(
+        claim=claimed.claim,
+        seat=state.seat,
+        status=state.status,
+        waits=state.waits,
+        waiting_for=list(state.waiting_for),
+        token=claimed.token,
+    )
 
 
 @router.get("/rooms/{code}/claims/{claim}", response_model=ClaimOut, responses=ROOM_ERRORS)
@@ -237,7 +250,13 @@ async def get_claim(
     `refused` (also when withdrawn, run out, or gone with its seat). `waits`: the seat
     is the Spectator's, which moves only once their clover is checked."""
     state = await _claimant(request, code, service, service.claims.state, claim)
-    return ClaimOut(claim=claim, seat=state.seat, status=state.status, waits=state.waits)
+    return ClaimOut(
+        claim=claim,
+        seat=state.seat,
+        status=state.status,
+        waits=state.waits,
+        waiting_for=list(state.waiting_for),
+    )
 
 
 @router.delete("/rooms/{code}/claims/{claim}", response_model=ClaimOut, responses=ROOM_ERRORS)

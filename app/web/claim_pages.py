@@ -108,10 +108,11 @@ async def _claim_answer(
         await reader_seat(request, code, service)  # a lookup, if seatless
         return _to_room(code, request)
     claim_id, token = asked
-    waits = False
+    waits, waiting_for = False, tuple[int, ...]()
     try:
         state = await service.claims.state(code, claim_id, token)
         status, seat, waits = state.status, state.seat, state.waits
+        waiting_for = state.waiting_for
         view = await service.view(code, None)
     except ClaimNotFound:
         # No such request here, whether or not the code is a room: the same answer.
@@ -133,6 +134,8 @@ async def _claim_answer(
         "status": status,
         "name": name,
         "waits": waits,  # the Spectator's seat: it moves once their clover is checked
+        # Whose allow it still needs, by name: every other player at the table's.
+        "waiting_for": [n for n in (_name_of(view, s) for s in waiting_for) if n],
     }
     if fragment:
         return HTMLResponse(render.region("claim-status", lang, context))

@@ -127,9 +127,14 @@ async def limit(request: Request, service: RoomService, kind: Limited) -> None:
 
 
 async def limit_claims(request: Request, service: RoomService, code: str) -> None:
-    """Seat requests are counted per client address and per room: every seated player
-    is asked to answer them, so nobody may flood a table with them from many places."""
+    """Seat requests are counted per client address, per address within the room (its
+    share), then per room: every seated player is asked to answer them, so nobody may
+    flood a table with them from many places; and a try past an address's share never
+    reaches the room's budget, so two addresses cannot spend it and keep a real claimant
+    (from a third) out."""
     await limit(request, service, "claim")
+    if not await service.cluster.allow("claim-share", f"{code} {client_key(request)}"):
+        raise RateLimited()
     if not await service.cluster.allow("claim-room", code):
         raise RateLimited(N_("This room has had many seat requests lately: wait a minute."))
 

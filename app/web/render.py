@@ -149,6 +149,8 @@ def make_environment(lang: str) -> Environment:
     env.filters["as_read"] = as_read
     env.filters["t"] = lambda message: localize(message, lang)
     env.filters["listed"] = lambda items: said(LIST_SEPARATOR).join(map(str, items))
+    # seats to their players' names, through a room's ``names`` (seat -> name)
+    env.filters["named"] = lambda seats, names: [names[s] for s in seats if s in names]
     env.globals.update(
         lang=lang,
         SPOT_LABELS=[said(name) for name in SPOT_NAMES],

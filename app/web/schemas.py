@@ -65,6 +65,12 @@ class ClaimOut(BaseModel):
         description="Pending for the Spectator's seat: it moves to another device only once "
         "their clover is checked",
     )
+    waiting_for: list[int] = Field(
+        default_factory=list,
+        description="Pending: the seats whose allow it still needs before the seat moves "
+        "(its player's while they are at the table, else every other player's at the "
+        "table); empty for a seat asked back, which any one of them lets back",
+    )
     token: str | None = Field(
         default=None,
         description="Given once, when asking: poll the request with it, and once the "

@@ -88,7 +88,10 @@ class SecurityMiddleware:
 
 def secured(path: str, headers: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
     """``headers`` with this module's added: what every response to ``path`` carries."""
-    result = [*headers, *SECURITY_HEADERS, (b"content-security-policy", CSP_HEADER)]
+    # A route's own choice of one of them (a stricter Referrer-Policy) stands alone.
+    own = {name.lower() for name, _ in headers}
+    added = [header for header in SECURITY_HEADERS if header[0] not in own]
+    result = [*headers, *added, (b"content-security-policy", CSP_HEADER)]
     return result if path.startswith("/static/") else _per_seat(result)
 
 

@@ -11,8 +11,10 @@ import pytest
 
 from app.rules import actions as act
 from app.rules import errors
+from app.service import housekeeping
+from app.service.claims import ClaimState
 from app.service.errors import ClaimNotFound, RoomNotFound
-from app.service.following import Moved
+from app.service.following import Moved, Update
 from app.service.seats import Seat
 from tests.service.support import (
     HandClock,
@@ -25,7 +27,7 @@ from tests.service.support import (
 )
 
 
-def test_a_lost_seat_moves_to_the_device_the_table_lets_in() -> None:
+def test_a_lost_seat_moves_to_the_device_the_whole_table_lets_in() -> None:
     async def scenario() -> None:
         clock = HandClock()
         service = memory_service(clock)
@@ -36,13 +38,19 @@ def test_a_lost_seat_moves_to_the_device_the_table_lets_in() -> None:
         await quiet(t, clock, 1)
 
         claim = await service.claims.claim(t.code, 1, kind="phone")
-        assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "pending"
+        assert claim.state == ClaimState("pending", 1, waiting_for=(0, 2))
+        assert await service.claims.state(t.code, claim.claim, claim.token) == claim.state
         assert await service.seat_for(t.code, claim.token) is None  # no seat before it is let in
         # Every seated player sees the request; the room read without a seat does not.
         assert [c["name"] for c in (await service.view(t.code, 0))["claims"]] == ["Bea"]
         assert (await service.view(t.code, None))["claims"] == []
 
-        await service.act(t.code, t.seat(2), act.Allow(claim.claim))  # Bea is away: Cy may
+        # Bea is away: Cy's allow is one of two; the claimant reads whose it still waits for.
+        await service.act(t.code, t.seat(2), act.Allow(claim.claim))
+        state = await service.claims.state(t.code, claim.claim, claim.token)
+        assert (state.status, state.waiting_for) == ("pending", (0,))
+        assert await service.seat_for(t.code, claim.token) is None
+        await service.act(t.code, t.seat(0), act.Allow(claim.claim))
         assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "allowed"
         # The old device's token opens nothing now, and says why; the new one is the seat.
         old = t.seated[1].token
@@ -50,13 +58,72 @@ def test_a_lost_seat_moves_to_the_device_the_table_lets_in() -> None:
         assert await service.seat_moved(t.code, old)
         moved = await service.seat_for(t.code, claim.token)
         assert moved == Seat(t.code, 1, claim.claim)
+        # The new device plays the seat, but not the clover dealt to the old one: it does
+        # not read it, and as its clues were not done, it is not played.
         view = await service.view(t.code, moved.pid)
-        assert view["you"]["seat"] == 1
-        assert [leaf["clue"] for leaf in view["clover"]["leaves"]] == list(typed)
-        done = await service.act(t.code, moved, act.Clues(clues_for(1)))
-        assert [leaf["clue"] for leaf in (await done.view())["clover"]["leaves"]] == list(
-            clues_for(1)
-        )
+        assert view["you"]["seat"] == 1 and view["clover"] is None
+        assert view["players"][1]["not_played"]
+        with pytest.raises(errors.CloverElsewhere):
+            await service.act(t.code, moved, act.Clues(clues_for(1)))
+
+    run_async(scenario())
+
+
+def test_a_second_browser_of_a_player_reads_no_clover_of_the_seat_it_takes() -> None:
+    """Cy, at the table, asks for Bea's seat (Bea is away) from a second browser, and
+    allows it from his own seat: the seat waits for Ada. Allowed just before Bea's clover
+    comes up, the new device locks the clover before and moves on (it holds the lock:
+    Bea sits to that Spectator's left), and reads Bea's clover as a guesser does: in the
+    answers to its actions and in its stream, until the check."""
+
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await write_clues(t)
+        room = await service.load(t.code)
+        turns = room.turns()
+        bea = turns[1]  # the seat whose clover comes second
+        ada, cy = [s for s in range(3) if s != bea]
+        assert room.lock_holder() == bea  # to the left of the first Spectator
+        await quiet(t, clock, bea)
+
+        claim = await service.claims.claim(t.code, bea, held=[None])
+        await service.act(t.code, t.seat(cy), act.Allow(claim.claim))
+        assert (await service.load(t.code)).players[bea].device == ""
+        assert await service.seat_for(t.code, claim.token) is None
+        await service.act(t.code, t.seat(ada), act.Allow(claim.claim))
+        moved = await service.seat_for(t.code, claim.token)
+        assert moved is not None
+        service.touch(t.code, moved.pid)
+        await housekeeping.sweep_presence(service)
+
+        stream = service.follow(t.code, moved)
+        await anext(stream)
+        room = await service.load(t.code)
+        assert room.lock_holder() == bea  # back at the table, from the new device
+        actor = moved
+        clover = room.current_clover()
+        assert clover is not None
+        for spot, card in enumerate(clover.cards):
+            await service.act(t.code, actor, act.Place(card.id, spot, clover.rotations[spot]))
+        await service.act(t.code, actor, act.Lock())
+        answer = await service.act(t.code, actor, act.Next())
+        room = await service.load(t.code)
+        assert room.spectator() == bea
+        for seen in [await service.view(t.code, moved.pid), await answer.view()]:
+            assert seen["you"]["seat"] == bea
+            res = seen["resolution"]
+            assert res["spectator"] == bea and res["solution"] is None and res["decoys"] is None
+            assert seen["you"]["clover_hidden"] is True
+        told = None
+        while True:
+            item = await anext(stream)
+            if isinstance(item, Update) and (await item.view())["resolution"]["spectator"] == bea:
+                told = await item.view()
+                break
+        assert told["resolution"]["solution"] is None and told["resolution"]["decoys"] is None
+        await stream.aclose()
 
     run_async(scenario())
 
@@ -117,6 +184,7 @@ def test_the_spectators_seat_waits_for_their_clover_to_be_checked() -> None:
                 await service.act(t.code, t.seat(seat), act.Allow(claim.claim))
         state = await service.claims.state(t.code, claim.claim, claim.token)
         assert (state.status, state.seat, state.waits) == ("pending", spectator, True)
+        assert claim.state == state  # the answer to the asking says the same
         # The guesser's own browser, which holds the request, may not answer it at all.
         with pytest.raises(errors.OwnRequest):
             await service.act(t.code, t.seat(guesser), act.Allow(claim.claim, mine=claim.claim))
@@ -190,5 +258,35 @@ def test_the_host_may_keep_the_answer_and_a_claim_may_be_withdrawn() -> None:
             await service.claims.claim(t.code, 9)
         with pytest.raises(RoomNotFound):
             await service.claims.claim("ZZZZZZ", 0)
+
+    run_async(scenario())
+
+
+def test_a_refused_address_waits_ten_minutes_and_others_still_ask() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.Start())
+        await quiet(t, clock, 1)
+        stranger, bea = "203.0.113.7", "198.51.100.4"
+        junk = await service.claims.claim(t.code, 1, address=stranger)
+        # While it waits, nobody else may ask for that seat: the table answers it first.
+        with pytest.raises(errors.SeatAskedFor):
+            await service.claims.claim(t.code, 1, address=bea)
+        await service.act(t.code, t.seat(0), act.Refuse(junk.claim))
+        with pytest.raises(errors.RefusedHere):
+            await service.claims.claim(t.code, 1, address=stranger)
+        with pytest.raises(errors.RefusedHere):
+            await service.claims.claim(t.code, 2, address=stranger)
+        real = await service.claims.claim(t.code, 1, address=bea)
+        assert real.state.status == "pending"
+        # What the room keeps of the address is a hash of it, never the address.
+        assert stranger not in repr(await service.load(t.code))
+        await service.claims.withdraw(t.code, real.claim, real.token)
+        clock.forward(10 * 60 + 1)
+        await quiet(t, clock, 1)
+        again = await service.claims.claim(t.code, 1, address=stranger)
+        assert again.state.status == "pending"
 
     run_async(scenario())

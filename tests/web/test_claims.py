@@ -18,6 +18,8 @@ from ..kit import (
     gone_quiet,
     http,
     present,
+    public,
+    solution,
     spectator_of,
     start_and_write_clues,
     table,
@@ -73,23 +75,24 @@ def test_a_lost_seat_is_claimed_from_a_new_device_and_the_game_goes_on_there(
         # Not a seat yet.
         new = as_device(api, ada.code, claim["token"], 1, "Bea")
         assert_error(new.post("done"), 401, code="not_seated")
+        # Cy's allow is not enough: it waits for Ada's, and says so.
         cy.act("allow", claim=claim["claim"])
+        assert status(api, ada.code, claim) == "pending"
+        assert ada.state()["claims"][0]["waiting_for"] == [0]
+        ada.act("allow", claim=claim["claim"])
         assert status(api, ada.code, claim) == "allowed"
-        # The old token is retired, and says why; the new one sees the drafts.
+        # The old token is retired, and says why. The new device plays the seat, but not
+        # the clover dealt to the old one: unfinished, it is not played.
         refused = bea.post("clues", clues=clues_for(1))
         assert_error(refused, 401, code="not_seated")
         assert "moved to another device" in refused.json()["error"]["message"]
         state = new.state()
-        assert state["you"]["seat"] == 1
-        assert [leaf["clue"] for leaf in state["clover"]["leaves"]] == [
-            *clues_for(1)[:2],
-            None,
-            None,
-        ]
-        new.act("clues", clues=clues_for(1))
-        for p in (ada, new, cy):
-            if p is not new:
-                p.act("clues", clues=clues_for(p.seat))
+        assert state["you"]["seat"] == 1 and state["clover"] is None
+        assert state["players"][1]["not_played"]
+        assert "Qz10" not in json.dumps(state)
+        assert_error(new.post("clues", clues=clues_for(1)), 403, code="clover_elsewhere")
+        for p in (ada, cy):
+            p.act("clues", clues=clues_for(p.seat))
             p.act("done")
         assert new.state()["phase"] == "resolution"
 
@@ -114,8 +117,10 @@ def test_a_present_players_seat_moves_only_with_their_own_allow(
         assert bea.state()["claims"] == [] and bea.state()["you"]["seat"] == 1
         new = as_device(api, ada.code, claim["token"], 1, "Bea")
         assert_error(new.post("say", text="hi"), 401, code="not_seated")
+        # The address it came from may not ask again for ten minutes; another may.
+        assert_error(ask(api, ada.code, 1), 403, code="refused_here")
+        again = ask_from(api, ada.code, 1, X_Forwarded_For="198.51.100.4").json()
         # Asked again, Bea herself lets it go.
-        again = claimed(api, ada.code, 1)
         bea.act("allow", claim=again["claim"])
         assert status(api, ada.code, again) == "allowed"
         # The old device's stream says the seat moved, and ends.
@@ -227,6 +232,8 @@ def test_a_guesser_cannot_take_the_spectators_seat_from_a_second_device(
         asked = ask_from(api, code, spectator.seat)
         assert asked.status_code == 201, asked.text
         claim = asked.json()
+        # The answer to the asking says it waits, as reading the request does below.
+        assert claim["status"] == "pending" and claim["waits"] is True
         # Nobody gives the Spectator's seat away before their clover is checked.
         for seated in (guesser, other):
             assert_error(
@@ -357,7 +364,8 @@ def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder(
         news = Stream(f"{api}/r/{code}/stream", {"Cookie": f"soclover_{code}={cy.token}"})
         try:
             taken = ask_from(api, code, 1).json()
-            ada.act("allow", claim=taken["claim"])
+            cy.act("allow", claim=taken["claim"])
+            ada.act("allow", claim=taken["claim"])  # the host among them, as she chose
             said = news.next()
             while "now plays from another device" not in said.data:
                 said = news.next()
@@ -385,3 +393,114 @@ def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder(
         assert status(api, code, back) == "allowed"
         assert_error(holder.post("say", text="mine now?"), 401, code="not_seated")
         assert Player(api, code, back["token"], 1, "Bea").state()["you"]["seat"] == 1
+
+
+# --- a seat changes hands only when the table knowingly allows it ---------------------------
+
+
+def test_one_players_allow_hands_over_no_other_players_seat(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """Bea is away; a second browser of Cy's asks for her seat and Cy allows it from his
+    own: the seat stays, the request waits for Ada, and both pages say so. Ada refuses:
+    the request is over, and its address may not come straight back."""
+    api = make_server(**QUICK).url
+    ada, bea, cy = table(api, 3)
+    code = ada.code
+    ada.act("start")
+    with present([ada, cy]):
+        gone_quiet(bea)
+        second_browser = ask_from(api, code, 1, X_Forwarded_For="203.0.113.9").json()
+        assert second_browser["waiting_for"] == [0, 2]
+        cy.act("allow", claim=second_browser["claim"])
+        assert public(api, code)["players"][1]["present"] is False
+        assert status(api, code, second_browser) == "pending"
+        not_yet = Player(api, code, second_browser["token"], 1, "Bea").post("say", text="hi")
+        assert_error(not_yet, 401, code="not_seated")
+        waiting = http.get(f"{api}/r/{code}/claim", headers=claim_cookie(code, second_browser))
+        assert "Yet to answer: Ada." in waiting.text
+        shown = ada.state()["claims"][0]
+        assert shown["allowed_by"] == [2] and shown["waiting_for"] == [0]
+        page = page_of(cy)
+        assert "You allowed it." in page and "Yet to answer: Ada." in page
+        assert 'value="allow"' not in page  # once is all Cy may
+        assert_error(cy.post("allow", claim=second_browser["claim"]), 409, code="already_allowed")
+        ada.act("refuse", claim=second_browser["claim"])
+        assert status(api, code, second_browser) == "refused"
+        again = ask_from(api, code, 1, X_Forwarded_For="203.0.113.9")
+        assert_error(again, 403, code="refused_here")
+        # Nor may anyone else ask for a seat while a request for it waits.
+        first = ask_from(api, code, 1, X_Forwarded_For="198.51.100.4")
+        assert first.status_code == 201, first.text
+        assert_error(
+            ask_from(api, code, 1, X_Forwarded_For="192.0.2.8"), 409, code="seat_asked_for"
+        )
+
+
+def test_a_seat_taken_before_its_clover_comes_up_reads_it_as_a_guesser(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """Taken while the clover before Bea's is rebuilt, her seat (which holds that
+    clover's lock) locks it in from the new device and moves on: nothing the new device
+    reads (the answers to ``lock`` and ``next``, the room, its page, its stream) holds
+    Bea's solution or decoys before the check."""
+    api = make_server(**QUICK).url
+    players = table(api, 3)
+    code = players[0].code
+    start_and_write_clues(players)
+    first = spectator_of(players)
+    bea = players[(first.seat + 1) % 3]  # the lock holder now; her clover comes next
+    others = [p for p in players if p is not bea]
+    truth = solution(players)
+    with present(others):
+        gone_quiet(bea)
+        asked = ask_from(api, code, bea.seat).json()
+        for p in others:
+            p.act("allow", claim=asked["claim"])
+        new = Player(api, code, asked["token"], bea.seat, bea.name)
+        with present([new]):
+            for s in truth:
+                new.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+            locked = new.act("lock")
+            assert locked["resolution"]["checked"]
+            stream = Stream(f"{api}/api/rooms/{code}/events", dict(new.headers))
+            try:
+                stream.next()
+                moved_on = new.act("next")
+                told = stream.next()
+                while json.loads(told.data).get("state", {}).get("seq") != moved_on["seq"]:
+                    told = stream.next()
+            finally:
+                stream.close()
+            reads = [moved_on, new.state(), json.loads(told.data)["state"]]
+            for state in reads:
+                res = state["resolution"]
+                assert res["spectator"] == bea.seat and not res["checked"]
+                assert res["solution"] is None and res["decoys"] is None
+                assert state["you"] == {
+                    "seat": bea.seat,
+                    "host": bea.seat == 0,
+                    "clover_hidden": True,
+                }
+            page = page_of(new)
+            assert "only you see it" not in page
+            # Bea's own first device would have read it: the Spectator's view holds it.
+            assert public(api, code)["resolution"]["solution"] is None
+
+
+def test_two_addresses_cannot_spend_a_rooms_request_budget(
+    make_server,  # type: ignore[no-untyped-def]
+) -> None:
+    """Twenty tries from two addresses spend only their share of the room's budget: a
+    real claimant from a third address still asks."""
+    api = make_server(**QUICK).url
+    ada = table(api, 3)[0]
+    code = ada.code
+    ada.act("start")
+    answers = [
+        ask_from(api, code, 1 + n % 2, X_Forwarded_For=f"203.0.113.{n % 2}").status_code
+        for n in range(24)
+    ]
+    assert answers.count(429) >= 14  # past each address's share: the room's untouched
+    real = ask_from(api, code, 0, X_Forwarded_For="198.51.100.4")
+    assert real.status_code == 201, real.text

@@ -122,12 +122,46 @@ def test_the_seat_link_carries_its_secret_after_the_hash(api: str) -> None:
     landing = http.get(f"{api}/r/{host.code}/seat")
     assert landing.status_code == 200 and host.token not in landing.text
     assert "set-cookie" not in landing.headers
-    # the page's script posts the token from the hash
+    # the page's script posts the token from the hash: the answer says whose seat it is
+    # and offers a button, and sets nothing
     with http.Client(base_url=api, headers={"Origin": api}) as other_device:
         r = other_device.post(f"/r/{host.code}/seat", data={"token": host.token})
+        assert r.status_code == 200 and "set-cookie" not in r.headers
+        assert "Play here as Ada" in r.text and 'name="confirm" value="yes"' in r.text
+        assert r.headers["referrer-policy"] == "same-origin"  # never sent to another site
+        assert other_device.get(f"/api/rooms/{host.code}").json()["you"] is None
+        # the button takes the seat
+        r = other_device.post(f"/r/{host.code}/seat", data={"token": host.token, "confirm": "yes"})
         assert r.status_code == 303 and r.headers["location"] == f"/r/{host.code}"
         assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
         assert other_device.get(f"/api/rooms/{host.code}").json()["you"]["seat"] == 0
+
+
+def test_a_link_from_another_site_swaps_no_seat(api: str) -> None:
+    """Cy opens a link to Bea's seat, sent in a chat: the page says whose seat it opens and
+    that taking it gives up his own here; nothing is set until he taps, and a post from
+    the other site (its own button) is refused before anything is read."""
+    host = create(api, "Ada")
+    bea = join(api, host.code, "Bea")
+    cy = join(api, host.code, "Cy")
+    link = f"/r/{host.code}/seat/{bea.token}"
+    with http.Client(base_url=api, headers=cookie(cy)) as cys_browser:
+        r = cys_browser.get(link, headers={"Sec-Fetch-Site": "cross-site"})
+        assert r.status_code == 200 and "set-cookie" not in r.headers
+        assert "Play here as Bea" in r.text
+        assert "This browser plays Cy's seat in this room now" in r.text
+        assert r.headers["referrer-policy"] == "same-origin"
+        assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        assert cys_browser.get(f"/api/rooms/{host.code}").json()["you"]["seat"] == 2
+        for header in ({"Origin": "https://evil.example"}, {"Sec-Fetch-Site": "cross-site"}):
+            r = cys_browser.post(
+                f"/r/{host.code}/seat", data={"token": bea.token, "confirm": "yes"}, headers=header
+            )
+            assert r.status_code == 403 and "set-cookie" not in r.headers
+        assert cys_browser.get(f"/api/rooms/{host.code}").json()["you"]["seat"] == 2
+        # His own link says so, and taking it changes nothing.
+        r = cys_browser.get(f"/r/{host.code}/seat/{cy.token}")
+        assert "This browser already plays this seat." in r.text
 
 
 def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
@@ -136,6 +170,12 @@ def test_a_seat_link_of_the_older_form_is_kept_out_of_the_access_log(
     server = make_server(process=True, SOCLOVER_LOG_LEVEL="info")  # its own log file
     host = create(server.url, "Ada")
     r = http.get(f"{server.url}/r/{host.code}/seat/{host.token}")
+    assert r.status_code == 200 and "set-cookie" not in r.headers  # a link changes nothing
+    r = http.post(
+        f"{server.url}/r/{host.code}/seat",
+        data={"token": host.token, "confirm": "yes"},
+        headers={"Origin": server.url},
+    )
     assert r.status_code == 303
     assert r.headers["set-cookie"].startswith(f"soclover_{host.code}={host.token};")
     log = wait_for(
@@ -330,7 +370,7 @@ def test_a_watchers_token_opens_the_room_as_a_watcher_and_dies_when_they_leave(a
     host = create(api, "Ada")
     gus = watch(api, host.code, "Gus")
     with http.Client(base_url=api, headers={"Origin": api}) as other_device:
-        r = other_device.post(f"/r/{host.code}/seat", data={"token": gus.token})
+        r = other_device.post(f"/r/{host.code}/seat", data={"token": gus.token, "confirm": "yes"})
         assert r.status_code == 303
         assert other_device.get(f"/api/rooms/{host.code}").json()["you"]["watcher"] is True
     for r in (
