@@ -85,7 +85,7 @@ def apply(
         raise errors.AlreadySeated() if watcher is None else errors.AlreadyWatching()
     if watcher is not None:
         new = timers.follow(room, watchers.as_watcher(room, watcher, action), action.now)
-        return replace(new, seq=room.seq + 1)
+        return replace(watchers.released(new), seq=room.seq + 1)
     if seat is None and action.sent_by == "player":
         raise errors.NotAPlayer()
     if seat is not None and not 0 <= seat < len(room.players):
@@ -94,7 +94,9 @@ def apply(
         # Out of the game, a player watches it and may chat: nothing else until the next.
         raise errors.AlreadyOut() if isinstance(action, act.Leave) else errors.OutOfGame()
     new = timers.follow(room, _handle(action, room, seat, deck), action.now)
-    return replace(new, seq=room.seq + 1)
+    # Whatever checked a clover (a lock, the last Agree, the clock), what the watchers
+    # said meanwhile reaches the table with it.
+    return replace(watchers.released(new), seq=room.seq + 1)
 
 
 @dataclass(frozen=True)
@@ -170,6 +172,7 @@ HANDLERS: dict[type[act.Action], Handler] = {
     act.Sit: watchers.on_sit,
     act.Say: chat.on_say,
     act.WatchersChat: chat.on_watchers_chat,
+    act.SendAway: watchers.on_send_away,
 }
 """Every action's handler, by the action's type."""
 

@@ -108,7 +108,12 @@ def test_a_watcher_sees_what_someone_without_a_seat_sees_and_says_so():
     for key in set(mine) - {"you", "can"}:
         assert mine[key] == public[key], key
     assert mine["resolution"]["solution"] is None and mine["resolution"]["decoys"] is None
-    assert mine["watchers"] == [{"id": pid_of(room, "Gus"), "name": "Gus", "present": True}]
+    # come while the clover is rebuilt: named to everyone at its check, not before
+    assert mine["watchers"] == [] and mine["watchers_held"] and mine["held_lines"] == 0
+    room = watch(started(4), "Hal")
+    assert view(room, WATCHER)["watchers"] == [
+        {"id": pid_of(room, "Hal"), "name": "Hal", "present": True}
+    ]
 
 
 def test_a_watcher_may_not_play():
@@ -165,7 +170,7 @@ def test_a_watcher_who_leaves_stops_watching():
 
 
 def test_watchers_chat_is_marked_and_the_host_may_turn_it_off():
-    room = watch(resolving(3))
+    room = watch(started(3))
     room = apply(room, None, act.Say(" go on ", "t"), watcher=3)
     line = room.chat[-1]
     assert (line.pid, line.name, line.text, line.watcher) == (3, "Gus", "go on", True)
