@@ -200,9 +200,7 @@ def common(
         # Watchers who came while the clover is rebuilt are named at its check, to all:
         # their names could carry a hint from the Spectator (``watchers.py``).
         "watchers": [
-            {"id": w.pid, "name": w.name, "present": w.present}
-            for w in room.watchers
-            if not w.held
+            {"id": w.pid, "name": w.name, "present": w.present} for w in room.watchers if not w.held
         ],
         "watchers_chat": room.watchers_chat,
         "watchers_held": room.holds_watchers(),
