@@ -7,6 +7,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import replace
+from operator import attrgetter
 
 from app.rules import actions as act
 from app.rules import errors
@@ -66,23 +67,25 @@ def said(
 
 
 def kept(chat: tuple[ChatLine, ...]) -> tuple[ChatLine, ...]:
-    """The lines a room keeps: the players' last ``CHAT_KEPT`` and the watchers' last
-    ``WATCHERS_CHAT_KEPT``, each kind apart, in the order they were said. However much
-    the watchers say, no line of a player's leaves the history for it."""
-    players = sum(1 for line in chat if not line.watcher)
-    watchers = len(chat) - players
-    if players <= CHAT_KEPT and watchers <= WATCHERS_CHAT_KEPT:
+    """The lines a room keeps, ``chat`` being what it kept and one line more: the
+    players' last ``CHAT_KEPT`` and the watchers' last ``WATCHERS_CHAT_KEPT``, each kind
+    apart, in the order they were said. However much the watchers say, no line of a
+    player's leaves the history for it.
+
+    One line came, so at most the oldest line of its kind goes: counted at C speed,
+    as this runs at every line said."""
+    if len(chat) <= WATCHERS_CHAT_KEPT:
         return chat
-    drop_players, drop_watchers = players - CHAT_KEPT, watchers - WATCHERS_CHAT_KEPT
-    lines = []
-    for line in chat:
-        if line.watcher and drop_watchers > 0:
-            drop_watchers -= 1
-        elif not line.watcher and drop_players > 0:
-            drop_players -= 1
-        else:
-            lines.append(line)
-    return tuple(lines)
+    watcher = chat[-1].watcher
+    watchers = sum(map(_IS_WATCHER, chat))
+    over = watchers > WATCHERS_CHAT_KEPT if watcher else len(chat) - watchers > CHAT_KEPT
+    if not over:
+        return chat
+    oldest = next(i for i, line in enumerate(chat) if line.watcher == watcher)
+    return chat[:oldest] + chat[oldest + 1 :]
+
+
+_IS_WATCHER = attrgetter("watcher")
 
 
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")

@@ -85,7 +85,7 @@ def apply(
         raise errors.AlreadySeated() if watcher is None else errors.AlreadyWatching()
     if watcher is not None:
         new = timers.follow(room, watchers.as_watcher(room, watcher, action), action.now)
-        return replace(watchers.released(new), seq=room.seq + 1)
+        return replace(watchers.released(room, new), seq=room.seq + 1)
     if seat is None and action.sent_by == "player":
         raise errors.NotAPlayer()
     if seat is not None and not 0 <= seat < len(room.players):
@@ -96,7 +96,7 @@ def apply(
     new = timers.follow(room, _handle(action, room, seat, deck), action.now)
     # Whatever checked a clover (a lock, the last Agree, the clock), what the watchers
     # said meanwhile reaches the table with it.
-    return replace(watchers.released(new), seq=room.seq + 1)
+    return replace(watchers.released(room, new), seq=room.seq + 1)
 
 
 @dataclass(frozen=True)

@@ -107,17 +107,25 @@ def why_watchers_busy(room: Room, now: int) -> Refusal | None:
     included. One budget for the room, not one for each: fifty watchers get no more
     than one."""
     since = now - WATCHERS_CHAT_WINDOW_MS
-    lines = (*room.chat, *room.held_chat)
-    recent = sum(1 for line in lines if line.watcher and line.ms > since)
+    recent = sum(1 for line in room.held_chat if line.ms > since)
+    # From the newest line back, to the first too old. Lines said in the open come in
+    # the order of their times; lines held for a check come after lines said before it
+    # was made, but were said before them all, so each is counted on its own.
+    for line in reversed(room.chat):
+        if line.ms <= since and not line.held:
+            break
+        recent += line.watcher and line.ms > since
     return errors.WatchersChatBusy if recent >= WATCHERS_CHAT_BURST else None
 
 
-def released(room: Room) -> Room:
-    """``room`` with what its watchers said or who came while a clover was being rebuilt
-    handed to the table, once that clover is checked (or the game is over): the lines
-    join the chat in the order they were said, with ids after every line before, so a
-    client that holds the chat so far is sent them as new; the newcomers are named."""
-    if room.holds_watchers() or not (room.held_chat or any(w.held for w in room.watchers)):
+def released(before: Room, room: Room) -> Room:
+    """``room``, which an action made of ``before``, with what its watchers said or who
+    came while a clover was being rebuilt handed to the table, if that action checked
+    the clover (or ended the game): the lines join the chat in the order they were
+    said, with ids after every line before, so a client that holds the chat so far is
+    sent them as new; the newcomers are named. Asked at every action, so it answers
+    at once when no hold ends."""
+    if not before.holds_watchers() or room.holds_watchers():
         return room
     for line in room.held_chat:
         room = said(

@@ -445,3 +445,25 @@ def resolving_from(room):
         room = apply(room, seat, act.Done())
     assert room.phase == "resolution"
     return room
+
+
+def test_held_lines_count_in_the_budget_before_and_after_the_check():
+    room = resolving(3)
+    for n in range(WATCHERS_CHAT_BURST):
+        room = watch(room, f"W{n}")
+    pids = [w.pid for w in room.watchers]
+    for n, pid in enumerate(pids):
+        room = apply(room, 1, act.Say(f"player {n}", "t", now=1_000 + n))
+        room = apply(room, None, act.Say(f"held {n}", "t", now=1_000 + n), watcher=pid)
+    with pytest.raises(errors.WatchersChatBusy):
+        apply(room, None, act.Say("one more", "t", now=2_000), watcher=pids[0])
+    checked = play_clover(room, 4)
+    assert next(c.text for c in checked.chat if c.held) == "held 0"
+    with pytest.raises(errors.WatchersChatBusy):  # released, still said in the window
+        apply(checked, None, act.Say("one more", "t", now=2_000), watcher=pids[0])
+    apply(
+        checked,
+        None,
+        act.Say("one more", "t", now=1_000 + WATCHERS_CHAT_WINDOW_MS),
+        watcher=pids[0],
+    )
