@@ -171,10 +171,14 @@ class SqlStore:
             for r in rows
         ]
 
-    async def scores(self, code: str) -> list[int]:
+    async def scores(self, code: str) -> list[int | None]:
         g = LEGEND.c
-        query = select(g.score).where(g.room == code).order_by(desc(g.finished_at), desc(g.id))
-        return [score for (score,) in await self._rows(query)]
+        query = (
+            select(g.score, g.hidden)
+            .where(g.room == code)
+            .order_by(desc(g.finished_at), desc(g.id))
+        )
+        return [None if hidden else score for score, hidden in await self._rows(query)]
 
     async def close(self) -> None:
         """Close what the store opened itself (the engine is its owner's to dispose of)."""

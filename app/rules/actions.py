@@ -61,6 +61,10 @@ class Watch(Action):
     type: ClassVar[str] = "watch"
     sent_by: ClassVar[Sender] = "newcomer"
     name: str = field(metadata={"max_length": 100})
+    former: int = field(default=-1, kw_only=True, metadata={"stamped": True})
+    """The player id the asking device's token stood for in this room before, if it
+    stands for nobody there now (-1: none): a watcher the host sent away may not come
+    back from the same device for a while. Stamped by the service, never sent."""
 
 
 @dataclass(frozen=True)
@@ -76,6 +80,16 @@ class WatchersChat(Action):
 
     type: ClassVar[str] = "watchers_chat"
     on: bool
+
+
+@dataclass(frozen=True)
+class SendAway(Action):
+    """The host sends one watcher away: they stop watching, and may not come back from
+    the same device for a while (``state.SENT_AWAY_MS``)."""
+
+    type: ClassVar[str] = "send_away"
+    watcher: int
+    """The watcher's id, as the room's state lists it."""
 
 
 @dataclass(frozen=True)
@@ -345,6 +359,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Refuse,
     ClaimsBy,
     WatchersChat,
+    SendAway,
     Language,
     Settings,
     Timer,

@@ -87,6 +87,11 @@ def allowed(
         "watch": False,
         "sit": False,
         "watchers_chat": host,
+        "send_away": [
+            w.pid
+            for w in room.watchers
+            if host and watchers.why_not_send_away(room, seat, w.pid) is None
+        ],
         "settings": set_up,
         "start": set_up and lobby.why_not_start(room, seat) is None,
         "leave": seating.why_not_leave(room, seat) is None,

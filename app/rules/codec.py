@@ -25,6 +25,7 @@ from app.rules.state import (
     Resolution,
     Result,
     Room,
+    SentAway,
     Slot,
     Timer,
     Watcher,
@@ -66,10 +67,18 @@ def room_to_data(room: Room) -> Data:
         ],
         "chat": [_line_data(c) for c in room.chat],
         "watchers": [
-            {"pid": w.pid, "name": w.name, "present": w.present, "device": w.device}
+            {
+                "pid": w.pid,
+                "name": w.name,
+                "present": w.present,
+                "device": w.device,
+                "held": w.held,
+            }
             for w in room.watchers
         ],
         "watchers_chat": room.watchers_chat,
+        "held_chat": [_line_data(c) for c in room.held_chat],
+        "sent_away": [{"pid": s.pid, "until": s.until} for s in room.sent_away],
         "claims": [
             {
                 "id": c.id,
@@ -116,6 +125,8 @@ def _line_data(line: ChatLine) -> Data:
         "at": line.at,
         "name": line.name,
         "watcher": line.watcher,
+        "held": line.held,
+        "ms": line.ms,
     }
 
 
@@ -173,6 +184,8 @@ def room_from_data(data: Data) -> Room:
         chat=_chat(data["chat"], data["players"]),
         watchers=tuple(Watcher(**w) for w in data.get("watchers", ())),
         watchers_chat=data.get("watchers_chat", True),
+        held_chat=tuple(ChatLine(**line) for line in data.get("held_chat", ())),
+        sent_away=tuple(SentAway(**s) for s in data.get("sent_away", ())),
         # Claims saved before they ran out lack the newer fields: their defaults.
         claims=tuple(_claim(c) for c in data.get("claims", ())),
         barred=tuple(Barred(**b) for b in data.get("barred", ())),

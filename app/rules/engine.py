@@ -85,7 +85,7 @@ def apply(
         raise errors.AlreadySeated() if watcher is None else errors.AlreadyWatching()
     if watcher is not None:
         new = timers.follow(room, watchers.as_watcher(room, watcher, action), action.now)
-        return replace(new, seq=room.seq + 1)
+        return replace(watchers.released(room, new), seq=room.seq + 1)
     if seat is None and action.sent_by == "player":
         raise errors.NotAPlayer()
     if seat is not None and not 0 <= seat < len(room.players):
@@ -97,7 +97,9 @@ def apply(
     if isinstance(action, SETTLING):
         new = claims.settle(new)
     new = timers.follow(room, new, action.now)
-    return replace(new, seq=room.seq + 1)
+    # Whatever checked a clover (a lock, the last Agree, the clock), what the watchers
+    # said meanwhile reaches the table with it.
+    return replace(watchers.released(room, new), seq=room.seq + 1)
 
 
 SETTLING = (act.Presence, act.Leave, act.Drop, act.Kick)
@@ -178,6 +180,7 @@ HANDLERS: dict[type[act.Action], Handler] = {
     act.Sit: watchers.on_sit,
     act.Say: chat.on_say,
     act.WatchersChat: chat.on_watchers_chat,
+    act.SendAway: watchers.on_send_away,
 }
 """Every action's handler, by the action's type."""
 

@@ -121,6 +121,13 @@ class WatchersQuiet(Forbidden):
     default_message = N_("The host has turned the watchers' chat off.")
 
 
+class WatcherSentAway(Forbidden):
+    code = "sent_away"
+    default_message = N_(
+        "The host sent you away from this table: you may watch it again in a while."
+    )
+
+
 class OwnerHere(Forbidden):
     code = "owner_here"
     default_message = N_(
@@ -171,6 +178,19 @@ class RoomFull(Conflict):
 class WatchersFull(Conflict):
     code = "watchers_full"
     default_message = N_("This room has as many watchers as it takes: try again later.")
+
+
+class NoSuchWatcher(Conflict):
+    code = "no_such_watcher"
+    default_message = N_("Nobody watches this table under that id now.")
+
+
+class WatchersChatBusy(RuleError):
+    """The watchers together have said as much as a room takes for a few seconds."""
+
+    code = "watchers_chat_busy"
+    status = 429
+    default_message = N_("The watchers' chat is busy: say it again in a few seconds.")
 
 
 class AlreadySeated(Conflict):

@@ -22,7 +22,9 @@ reads nothing from the network at run time):
   reader reads (width, small capitals, the dotless i, a dash, apostrophe or dot
   of any kind, a Chinese word in Japanese or Traditional characters), and
   :func:`passes_for` compares what is left by confusable skeletons (Greek and
-  Cyrillic letters that look Latin), Chinese, Japanese and Korean letters aside.
+  Cyrillic letters that look Latin), Chinese, Japanese and Korean letters aside,
+  and reads digits that stand for letters as those letters (``B4nk``, ``M4g1c``:
+  :func:`spelled_with_digits`).
 
 Everything a lookup needs is built once at import from the library's bundled
 data (with the library, about a tenth of a second), or at the first clue for
@@ -50,6 +52,7 @@ __all__ = [
     "plain",
     "script",
     "skeleton",
+    "spelled_with_digits",
     "squash",
 ]
 
@@ -504,11 +507,14 @@ def passes_for(clue: str, word: str) -> bool:
     """Whether ``clue`` would pass for ``word`` on screen, letter for letter.
 
     The clue checkers' look-alike test, beyond :func:`plain`: a Greek ``ΑΜΙ`` or
-    a Cyrillic ``Ваtеаu`` is the word ``ami`` or ``bateau``. Never between two
+    a Cyrillic ``Ваtеаu`` is the word ``ami`` or ``bateau``, and ``B4nk`` is
+    ``bank`` (:func:`spelled_with_digits`). Skeletons are never compared between two
     words of plain Latin letters once their accents are dropped: their readers
     tell the letters apart, and a skeleton would make ``Bum`` the word "Burn"
     (rn looks like m) or ``côme`` the word "corne".
     """
+    if spelled_with_digits(clue, word):
+        return True
     if _plain_latin(clue) and _plain_latin(word):
         return False
     if _japanese(clue) and _japanese(clue) == _japanese(word, evident=False):
@@ -541,3 +547,54 @@ def _to_japanese() -> tuple[opencc.OpenCC, opencc.OpenCC]:
 @lru_cache(maxsize=8192)
 def _plain_latin(text: str) -> bool:
     return _without_marks(squash(plain(text))).isascii()
+
+
+# --- digits that stand for letters ------------------------------------------------------------
+
+STAND_INS = {
+    "0": "o",
+    "1": "il",
+    "2": "z",
+    "3": "e",
+    "4": "a",
+    "5": "s",
+    "6": "bg",
+    "7": "t",
+    "8": "b",
+    "9": "g",
+    "@": "a",
+    "$": "s",
+    "€": "e",
+    "!": "il",
+    "|": "il",
+    "+": "t",
+}
+"""The digits and signs that stand for letters when a word is written to be read past a
+filter ("leet"), and the small letters each may stand for."""
+
+
+def spelled_with_digits(clue: str, word: str) -> bool:
+    """Whether ``clue`` is ``word`` with digits or signs standing for some of its letters.
+
+    ``B4nk`` is ``bank``, ``M4g1c`` is ``magic``, ``373`` is ``été``: each stand-in of
+    :data:`STAND_INS` counts as any letter it may stand for, letter for letter, after
+    :func:`plain`, case, accents, hyphens, apostrophes and dots aside. Only a clue
+    that is the word this way is one: ``007``, ``R2D2`` and ``4x4`` stand for no
+    keyword of a deck of words, and a number that is no word in disguise stays a
+    number. A clue with no stand-in in it is none of this function's business.
+    """
+    read, target = _stand_in_key(clue), _stand_in_key(word)
+    if len(read) != len(target) or read == target:
+        return False
+    if not any(ch in STAND_INS for ch in read):
+        return False
+    return all(
+        ch == letter or letter in STAND_INS.get(ch, "")
+        for ch, letter in zip(read, target, strict=True)
+    )
+
+
+@lru_cache(maxsize=8192)
+def _stand_in_key(text: str) -> str:
+    """``text`` read plain, in small letters, without accents, hyphens, apostrophes or dots."""
+    return squash(_without_marks(plain(text).casefold()))

@@ -22,6 +22,7 @@ import unicodedata
 
 from app.rules.clues import fold
 from app.rules.lookalikes import lookalike_keys
+from app.rules.text import N_
 
 RESERVED_WORDS = (
     # English
@@ -78,6 +79,21 @@ _SEPARATORS = re.compile(r"(?:[^\w-]|_)+")
 """What parts the words of a name: anything but a letter, a digit or a hyphen (an inner
 hyphen binds a compound, as in ``Jean-Marc``)."""
 _EDGES = re.compile(r"^[\d-]+|[\d-]+$")
+
+
+NO_LETTER = N_("A name needs at least one letter, of any alphabet.")
+
+
+def has_letter(name: str) -> bool:
+    """Whether ``name`` holds a letter of some alphabet (a Chinese character counts).
+
+    A name of accents alone, of punctuation, digits or symbols shows as no name at all
+    (two combining accents on nothing, ``...``, ``²³``) or as anybody's: the table
+    names people by their names, in the seats and the chat. Letters are told by their
+    Unicode category (``L*``), not by ``str.isalpha`` or ``str.isdigit``, which
+    answer for other characters too (``"²".isdigit()`` is true).
+    """
+    return any(unicodedata.category(ch)[0] == "L" for ch in name)
 
 
 def is_reserved_name(name: str) -> bool:

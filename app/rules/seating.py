@@ -19,7 +19,7 @@ from app.rules.clues import fold
 from app.rules.errors import Refusal
 from app.rules.geometry import Words
 from app.rules.lookalikes import is_visible_name, look_alike
-from app.rules.names import is_reserved_name
+from app.rules.names import NO_LETTER, has_letter, is_reserved_name
 from app.rules.resolution import check_if_agreed
 from app.rules.state import BOT_NAMES, MAX_NAME_LENGTH, MAX_PLAYERS, Player, Room
 from app.rules.text import N_
@@ -57,6 +57,8 @@ def new_name(room: Room, name: str, *, watchers: bool = True) -> str:
     watchers' names count as taken; a player's claim on a name wins over a watcher's.
     """
     name = clean_name(name)
+    if not has_letter(name):
+        raise errors.BadName(NO_LETTER)
     if is_reserved_name(name):
         raise errors.ReservedName()
     taken = [p.name for p in room.players] + ([w.name for w in room.watchers] if watchers else [])

@@ -53,9 +53,21 @@ CLAIMS_BY = ("anyone", "host")
 BOT_NAMES = ("Basil", "Fern", "Juniper", "Hazel", "Sorrel", "Rowan", "Linden", "Yarrow")
 """The bots' own names, the first one free taken: plants, like the clover itself."""
 CHAT_KEPT = 200
-"""How many chat lines a room keeps: enough to scroll back through a game."""
+"""How many of the players' chat lines a room keeps: enough to scroll back through a game."""
+WATCHERS_CHAT_KEPT = 100
+"""How many of the watchers' lines a room keeps, apart from the players': however much a
+crowd says, it never pushes a player's line out of the history."""
+WATCHERS_CHAT_BURST = 10
+WATCHERS_CHAT_WINDOW_MS = 10_000
+"""The watchers' budget, the room's and not each one's: together they say at most
+``WATCHERS_CHAT_BURST`` lines in any ``WATCHERS_CHAT_WINDOW_MS``, so fifty of them cannot
+scroll the table's chat away, and a table hears a crowd, not a flood."""
 MAX_WATCHERS = 50
 """Watchers a room takes: a crowd round a table, and a bound on what one room holds."""
+SENT_AWAY_MS = 15 * 60_000
+"""How long a watcher the host sent away may not come back to watch from the same device."""
+SENT_AWAY_KEPT = 100
+"""How many sent-away watchers a room remembers (the oldest forgotten first)."""
 TIMER_MODES = ("off", "advisory", "enforced")
 """A timer is off, a clock the table sees (nothing happens at zero), or a clock that acts."""
 TIMER_PHASES = ("clues", "rebuild")
@@ -109,6 +121,18 @@ class Watcher:
     present: bool = False
     device: str = ""
     """The device their token names, as a player's ``device``: kept from their seat."""
+    held: bool = False
+    """Came while a clover was being rebuilt: the table learns their name only after its
+    check (``watchers.holds_watchers``), so that no name carries a hint to the guessers."""
+
+
+@dataclass(frozen=True)
+class SentAway:
+    """A watcher the host sent away: their token may not watch again until ``until``."""
+
+    pid: int
+    until: int
+    """The server's epoch ms (the action's ``now``) from when they may watch again."""
 
 
 @dataclass(frozen=True)
@@ -308,6 +332,13 @@ class ChatLine:
     """The author's name when they spoke, kept after they leave."""
     watcher: bool = False
     """Said by someone watching, not playing: the table sees it marked so."""
+    held: bool = False
+    """Said by a watcher while a clover was being rebuilt, and read by the table only
+    after its check (``watchers.holds_watchers``): it is shown marked so."""
+    ms: int = 0
+    """When it was said, in the server's epoch ms (the action's ``now``; 0 for lines
+    saved before lines kept it): the watchers' budget counts the lines of the last
+    seconds."""
 
 
 @dataclass(frozen=True)
@@ -329,6 +360,12 @@ class Room:
     watchers: tuple[Watcher, ...] = ()
     watchers_chat: bool = True
     """Whether watchers may chat; the host turns it off for a quiet table."""
+    held_chat: tuple[ChatLine, ...] = ()
+    """Watchers' lines said while a clover is being rebuilt, waiting for its check: shown
+    to nobody until then, then added to the chat (``watchers.released``)."""
+    sent_away: tuple[SentAway, ...] = ()
+    """Watchers the host sent away lately, who may not watch again from the same device
+    for a while."""
     claims: tuple[Claim, ...] = ()
     barred: tuple[Barred, ...] = ()
     """Addresses whose request the table refused lately: never shown to anyone."""
@@ -479,6 +516,14 @@ class Room:
     def timed(self) -> bool:
         """Whether this table plays with a clock at all."""
         return self.clue_timer.mode != "off" or self.rebuild_timer.mode != "off"
+
+    def holds_watchers(self) -> bool:
+        """Whether a clover is being rebuilt and not checked yet: its Spectator must keep
+        silent, so whatever a watcher says, and the names of watchers who come, reach
+        the table only after its check. The Spectator could be any watcher (a second
+        browser is a stranger to the table), so every watcher is held alike."""
+        res = self.resolution
+        return res is not None and not res.checked
 
     def last_chat_id(self) -> int:
         """The id of the newest chat line, 0 before the first."""

@@ -71,6 +71,7 @@ class Can(TypedDict):
     watch: Annotated[bool, "No seat: whether the room takes one more watcher"]
     sit: Annotated[bool, "A watcher: whether a seat is free to `sit` in"]
     watchers_chat: Annotated[bool, "`watchers_chat`: let the watchers chat or not"]
+    send_away: Annotated[list[int], "The watchers (ids) this caller may `send_away`"]
     settings: Annotated[bool, "`settings`: the decoys"]
     start: Annotated[bool, "`start` the game"]
     leave: Annotated[bool, "`leave` the table (or the game)"]
@@ -275,6 +276,9 @@ class ChatLine(TypedDict):
     text: Annotated[str, "Plain text"]
     at: Annotated[str, f"When it was said: {ISO_TIME}"]
     watcher: Annotated[bool, "Said by a watcher"]
+    held: Annotated[
+        bool, "Said by a watcher while a clover was rebuilt, and shown only after its check"
+    ]
 
 
 class TimerOut(TypedDict):
@@ -318,6 +322,16 @@ class Common(TypedDict):
     players: Annotated[list[PlayerOut], "The players, in seat order"]
     watchers: Annotated[list[WatcherOut], "Who watches the room without a seat"]
     watchers_chat: Annotated[bool, "The watchers may chat"]
+    watchers_held: Annotated[
+        bool,
+        "A clover is being rebuilt: what the watchers say, and who comes to watch, "
+        "reach the table after its check",
+    ]
+    held_lines: Annotated[
+        int | None,
+        "How many watchers' lines wait for the check; told to watchers and onlookers, "
+        "null for the players",
+    ]
     claims: Annotated[list[ClaimShown], "Seat requests waiting: for seated players only"]
     claims_by: Annotated[
         str, OneOf(CLAIMS_BY), "Who may allow a request for an absent player's seat"

@@ -206,8 +206,16 @@ def common(
             }
             for s, p in enumerate(room.players)
         ],
-        "watchers": [{"id": w.pid, "name": w.name, "present": w.present} for w in room.watchers],
+        # Watchers who came while the clover is rebuilt are named at its check, to all:
+        # their names could carry a hint from the Spectator (``watchers.py``).
+        "watchers": [
+            {"id": w.pid, "name": w.name, "present": w.present} for w in room.watchers if not w.held
+        ],
         "watchers_chat": room.watchers_chat,
+        "watchers_held": room.holds_watchers(),
+        # What waits is read by nobody; how much, by the watchers, whose lines they are.
+        # Not the players: the count itself could be a sign from the Spectator.
+        "held_lines": None if seated else len(room.held_chat),
         "claims": _claims(room) if seated else [],
         "claims_by": room.claims_by,
         "language": room.language,
@@ -229,6 +237,7 @@ def common(
                 "text": c.text,
                 "at": c.at,
                 "watcher": c.watcher,
+                "held": c.held,
             }
             for c in chat
         ],

@@ -64,7 +64,7 @@ def build_service(
     hub, locks = RoomHub(), RoomLocks()
     after_change: list[Listener] = []
     in_memory = RoomsInMemory(store, _first_read(tracker, after_change))
-    legends = LegendBook(store, in_memory)
+    legends = LegendBook(store, in_memory, clock)
     replay = Replay(store, in_memory, hub, locks, legends, deck.cards)
     path = ActionPath(
         store,

@@ -27,6 +27,7 @@ from app.rules.actions import (
     Kick,
     Lock,
     Refuse,
+    SendAway,
     StandIn,
     Timeout,
     Watch,
@@ -34,6 +35,7 @@ from app.rules.actions import (
 )
 from app.rules.state import DEVICE_KINDS, Room
 from app.rules.view_types import CLOCK_KINDS, OneOf
+from app.rules.watchers import kept_back
 
 HISTORY = 64
 """Changes kept per room for reconnecting streams."""
@@ -52,7 +54,12 @@ class EventAction(_Actor, total=False):
     player: Annotated[int, "The acting player's (or watcher's) id"]
     name: Annotated[str, "The acting player's (or watcher's) name"]
     watcher: Annotated[Literal[True], "A watcher acted"]
-    removed: Annotated[str, "`kick`, `drop`: who was removed"]
+    held: Annotated[
+        Literal[True],
+        "A watcher acted while a clover is rebuilt (`watch`, `say`): who is told at its "
+        "check, so neither `player` nor `name` is given",
+    ]
+    removed: Annotated[str, "`kick`, `drop`, `send_away`: who was removed"]
     bot: Annotated[str, "`add_bot`: the bot's name"]
     stood_in: Annotated[str, "`stand_in`: whose seat a bot plays"]
     draft: Annotated[Literal[True], "`clues`: a draft, as typed"]
@@ -123,10 +130,15 @@ def happened(
     watcher = before.watcher(pid) if seat is None and pid is not None else None
     if watcher is None and isinstance(action, Watch) and after.watchers:
         watcher = after.watchers[-1]
-    if watcher is not None:
+    if watcher is not None and kept_back(action, before, after, watcher.pid):
+        summary.update({"watcher": True, "held": True})
+    elif watcher is not None:
         summary.update({"player": watcher.pid, "name": watcher.name, "watcher": True})
     if isinstance(action, Kick | Drop) and 0 <= action.seat < len(before.players):
         summary["removed"] = before.players[action.seat].name
+    sent_away = before.watcher(action.watcher) if isinstance(action, SendAway) else None
+    if sent_away is not None and not sent_away.held:
+        summary["removed"] = sent_away.name
     if isinstance(action, AddBot) and len(after.players) > len(before.players):
         summary["bot"] = after.players[-1].name
     if isinstance(action, StandIn) and 0 <= action.seat < len(before.players):

@@ -194,7 +194,7 @@ class MemoryRoomStore:
             for legend in found[:limit]
         ]
 
-    async def scores(self, code: str) -> list[int]:
+    async def scores(self, code: str) -> list[int | None]:
         await asyncio.sleep(0)
         found = [legend for legend in self._legends if legend.record.room == code]
         found.sort(key=lambda g: (g.record.finished_at, g.id), reverse=True)

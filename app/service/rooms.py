@@ -201,12 +201,17 @@ class RoomService:
         await self.reports.arrived(code, pid)
         return Seated(code, token, len(room.players) - 1)
 
-    async def watch(self, code: str, name: str, by: Seat | None = None) -> Watching:
+    async def watch(
+        self, code: str, name: str, by: Seat | None = None, presented: str | None = None
+    ) -> Watching:
         """A newcomer watches the room. Their token is given as a seat's is, over their
         pid, so it opens the room for them as a watcher, and as a player once they sit.
 
         ``by``: the seat the asking device already holds in this room, if any; the rules
-        refuse it (a player does not watch their own table under another name)."""
+        refuse it (a player does not watch their own table under another name).
+        ``presented``: the token the asking device carries for this room, if any: one
+        that stood for a watcher the host sent away does not watch again for a while."""
+        former = None if by is not None else await self.seats.token(code, presented)
         token = new_token()
 
         def seat_record(room: Room) -> list[Record]:
@@ -216,7 +221,8 @@ class RoomService:
             return [SeatRecord(hash_token(token), code, room.watchers[-1].pid, self.clock())]
 
         asking = None if by is None else by.pid
-        room = await self.apply(code, asking, lambda _room: Watch(name), also=seat_record)
+        watch = Watch(name, former=-1 if former is None else former.pid)
+        room = await self.apply(code, asking, lambda _room: watch, also=seat_record)
         pid = room.watchers[-1].pid
         self.seats.remember(hash_token(token), Seat(code, pid))
         await self.reports.arrived(code, pid)

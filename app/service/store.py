@@ -119,8 +119,9 @@ class RoomStore(Protocol):
     ) -> list[Data]:
         """Finished games, best score first (the earliest first among equals)."""
 
-    async def scores(self, code: str) -> list[int]:
-        """A room's finished games' scores, the latest first."""
+    async def scores(self, code: str) -> list[int | None]:
+        """A room's finished games' scores, the latest first; ``None`` for a game its
+        operator hid from the Record (``soclover legends hide``), which counts nowhere."""
 
     async def expire(self, idle_since: datetime) -> list[str]:
         """Delete the rooms untouched since ``idle_since`` (their legends stay); their codes."""

@@ -175,7 +175,7 @@ async def watch_room(
     `already_seated` (`already_watching`) for a token or cookie that holds a seat in
     the room (watches it already). In the lobby a watcher may take a free seat (`sit`),
     keeping their id and token."""
-    watching = await service.watch(code, body.name, seat)
+    watching = await service.watch(code, body.name, seat, presented_token(request, code))
     set_seat_cookie(request, response, watching.code, watching.token)
     return WatchOut(code=watching.code, token=watching.token, watcher=watching.watcher)
 

@@ -42,6 +42,7 @@ from app.web.deps import (
     cookie_name,
     forget_cookie,
     limit,
+    presented_token,
     reader_seat,
     seat_in,
     set_seat_cookie,
@@ -315,7 +316,8 @@ async def _newcomer(
             # A device with a seat here (or watching already) does not watch under
             # another name: the rules refuse it, said on the form.
             seat = await seat_in(request, code, service)
-            token = (await service.watch(code, name, seat)).token
+            presented = presented_token(request, code)
+            token = (await service.watch(code, name, seat, presented)).token
         else:
             token = (await service.join(code, name)).token
     except RuleError as refusal:

@@ -1,6 +1,7 @@
 """Rooms and actions survive the trip to storage and back unchanged."""
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -33,9 +34,15 @@ def test_watchers_and_their_chat_roundtrip():
     room = apply(room, None, act.Presence(frozenset({0, 1, 2}), frozenset({gus})))
     room = apply(room, None, act.Say("go on", "2026-11-30T10:00:00Z"), watcher=gus)
     room = apply(room, 0, act.WatchersChat(on=False))
+    room = apply(room, None, act.Watch("Hal", now=5))
+    sent = apply(apply(lobby(3), None, act.Watch("Ida")), 0, act.SendAway(3, now=10))
+    room = replace(room, sent_away=sent.sent_away)
     again = roundtrip(room)
     assert again == room
-    assert again.chat[-1].watcher and again.watchers[0].present and not again.watchers_chat
+    # said while a clover is rebuilt: held for its check, as Gus was not
+    assert again.held_chat[-1].watcher and again.held_chat[-1].held
+    assert again.watchers[0].present and not again.watchers_chat
+    assert again.sent_away[0].until > 10
 
 
 def test_rooms_stored_before_watchers_have_none():
@@ -50,6 +57,8 @@ def test_rooms_stored_before_watchers_have_none():
 EXAMPLES = [
     act.Join("Ada"),
     act.Watch("Gus"),
+    act.Watch("Gus", former=4),
+    act.SendAway(3),
     act.Sit(),
     act.Leave(),
     act.Kick(2),

@@ -391,3 +391,49 @@ def test_a_keyword_in_any_mix_of_look_alike_letters_never_passes(
     language, keyword, clue = case
     verdict = check_clue_in(language, clue, [keyword])
     assert verdict.error is not None, (clue, verdict)
+
+
+# --- digits standing for letters --------------------------------------------------------------
+
+DIGIT_DISGUISES = [
+    ("en", "B4nk", "Bank", "keyword"),
+    ("en", "M4g1c", "Magic", "keyword"),
+    ("en", "b4NK", "Bank", "keyword"),
+    ("en", "0ne", "One", "keyword"),
+    ("en", "5h1p", "Ship", "keyword"),
+    ("en", "B4nks", "Bank", "keyword_form"),  # a form in disguise, as the checker finds forms
+    ("en", "Ｂ４ｎｋ", "Bank", "keyword"),  # full-width digits are digits
+    ("fr", "Ch13n", "Chien", "keyword"),
+    ("fr", "b4nqu3", "Banque", "keyword"),
+    ("fr", "373", "Été", "keyword"),  # accents aside, as for letters
+    ("fr", "Ch13nne", "Chien", "keyword_form"),
+    ("zh", "B4nk", "Bank", "keyword"),  # a custom deck's Latin keyword in a Chinese room
+]
+
+
+@pytest.mark.parametrize(("language", "clue", "keyword", "code"), DIGIT_DISGUISES)
+def test_digits_standing_for_letters_disguise_a_keyword(
+    language: str, clue: str, keyword: str, code: str
+) -> None:
+    """The same refusal as a keyword in any other disguise: "looks like" the keyword."""
+    verdict = check_clue_in(language, clue, [keyword, "Moon"])
+    assert verdict.error is not None, verdict
+    assert (verdict.error.code, verdict.error.keyword) == (code, keyword)
+    assert "looks like" in verdict.error.message
+
+
+DIGIT_CLUES = ["007", "R2D2", "4x4", "1984", "101", "2CV", "B52", "3D", "7up", "C3PO", "G8", "90s"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "zh"])
+def test_clues_with_digits_that_spell_no_keyword_pass(language: str) -> None:
+    """Only a clue that reads as a keyword is refused: numbers and names with digits in
+    them pass beside every keyword of the deck."""
+    words = deck_words(language)
+    refused = []
+    for clue in DIGIT_CLUES:
+        for start in range(0, len(words), 8):
+            verdict = check_clue_in(language, clue, words[start : start + 8])
+            if verdict.error is not None:
+                refused.append((clue, verdict.error.keyword))
+    assert refused == []

@@ -67,6 +67,7 @@ def test_a_dropped_clover_leaves_every_view():
         "stand_in": [],
         "allow": [],
         "refuse": [],
+        "send_away": [],
         "say": True,
     }
 

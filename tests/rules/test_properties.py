@@ -189,6 +189,7 @@ def assert_allowed_matches_the_engine(room):
         assert set(can) == {
             *PROBES,
             *("kick", "drop", "stand_in", "allow", "refuse", "join", "claim", "watch"),
+            "send_away",
         }
         assert can["join"] == (seat is None and accepts(room, None, act.Join("Zed")))
         assert can["watch"] == (seat is None and accepts(room, None, act.Watch("Zed")))
@@ -221,6 +222,9 @@ def assert_allowed_matches_the_engine(room):
             s for s in range(-1, 7) if seat is not None and accepts(room, seat, act.StandIn(s))
         ]
         assert can["stand_in"] == standing_in, (seat, room.phase)
+        ids = [-1, *(w.pid for w in room.watchers), room.next_pid]
+        sendable = [i for i in ids if seat is not None and accepts(room, seat, act.SendAway(i))]
+        assert can["send_away"] == sendable, (seat, room.phase)
     assert_a_watcher_may_do_what_the_engine_accepts(room)
 
 

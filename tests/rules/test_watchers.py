@@ -4,16 +4,35 @@ They see what a guesser sees, may chat when the host allows it, may sit down in
 the lobby, and a player out of a game watches the next one from its start.
 """
 
+import json
+
 import pytest
 
 from app.rules import actions as act
 from app.rules import errors
 from app.rules.engine import apply
 from app.rules.history import Step, record_game
-from app.rules.state import MAX_WATCHERS
+from app.rules.state import (
+    CHAT_KEPT,
+    MAX_WATCHERS,
+    SENT_AWAY_MS,
+    WATCHERS_CHAT_BURST,
+    WATCHERS_CHAT_KEPT,
+    WATCHERS_CHAT_WINDOW_MS,
+)
 from app.rules.views import WATCHER, view
 
-from .support import DECK, everyone_present, lay, lobby, resolving, started, truth
+from .support import (
+    CLUES,
+    DECK,
+    everyone_present,
+    lay,
+    lobby,
+    play_clover,
+    resolving,
+    started,
+    truth,
+)
 
 
 def watch(room, name="Gus"):
@@ -108,7 +127,12 @@ def test_a_watcher_sees_what_someone_without_a_seat_sees_and_says_so():
     for key in set(mine) - {"you", "can"}:
         assert mine[key] == public[key], key
     assert mine["resolution"]["solution"] is None and mine["resolution"]["decoys"] is None
-    assert mine["watchers"] == [{"id": pid_of(room, "Gus"), "name": "Gus", "present": True}]
+    # come while the clover is rebuilt: named to everyone at its check, not before
+    assert mine["watchers"] == [] and mine["watchers_held"] and mine["held_lines"] == 0
+    room = watch(started(4), "Hal")
+    assert view(room, WATCHER)["watchers"] == [
+        {"id": pid_of(room, "Hal"), "name": "Hal", "present": True}
+    ]
 
 
 def test_a_watcher_may_not_play():
@@ -165,7 +189,7 @@ def test_a_watcher_who_leaves_stops_watching():
 
 
 def test_watchers_chat_is_marked_and_the_host_may_turn_it_off():
-    room = watch(resolving(3))
+    room = watch(started(3))
     room = apply(room, None, act.Say(" go on ", "t"), watcher=3)
     line = room.chat[-1]
     assert (line.pid, line.name, line.text, line.watcher) == (3, "Gus", "go on", True)
@@ -271,3 +295,175 @@ def test_a_game_whose_log_holds_watchers_actions_replays_into_its_history():
     do(holder, act.Lock())
     record = record_game(start, steps).settled()
     assert record.seq == room.seq and [c.score for c in record.clovers] == [6]
+
+
+# --- the Spectator keeps silent from any browser ----------------------------------------------
+
+HINT = "psst: top-left is Moon"
+
+
+def every_view(room):
+    """Every view of ``room``, as JSON text: each seat's, a watcher's and an onlooker's."""
+    return [json.dumps(view(room, seat)) for seat in [*range(len(room.players)), WATCHER, None]]
+
+
+def test_the_spectators_second_browser_reaches_the_table_only_after_the_check():
+    """A browser without the Spectator's cookie watches as a stranger: its name and its
+    lines wait for the clover's check, read by nobody (watchers included) until then."""
+    room = resolving(3)
+    room = watch(room, "TL is Moon")
+    zoe = room.watchers[-1].pid
+    room = apply(room, None, act.Say(HINT, "2026-12-01T10:00:00Z", now=1_000), watcher=zoe)
+    before = room.last_chat_id()
+    assert room.chat == resolving(3).chat  # nothing said to the table
+    for text in every_view(room):
+        assert "Moon" not in text and HINT not in text
+    assert view(room, WATCHER)["held_lines"] == 1 and view(room, 0)["held_lines"] is None
+    assert view(room, 0)["watchers_held"] and view(room, 0)["can"]["send_away"] == []
+
+    checked = play_clover(room, 4)
+    assert checked.resolution.checked
+    line = checked.chat[-1]
+    assert (line.text, line.name, line.watcher, line.held) == (HINT, "TL is Moon", True, True)
+    assert line.id > before and checked.held_chat == ()
+    shown = view(checked, 0)
+    assert shown["chat"][-1]["held"] is True and not shown["watchers_held"]
+    assert [w["name"] for w in shown["watchers"]] == ["TL is Moon"]
+    assert shown["can"]["send_away"] == [zoe]
+
+
+def test_held_lines_come_out_with_any_check_in_the_order_they_were_said():
+    room = watch(watch(resolving(3)), "Hal")
+    gus, hal = (w.pid for w in room.watchers)
+    for n, pid in enumerate((gus, hal, gus)):
+        room = apply(room, None, act.Say(f"line {n}", "t", now=n), watcher=pid)
+    seat = room.lock_holder()
+    placements = truth(room)
+    placements[0] = (0, placements[0][1], (placements[0][2] + 1) % 4)
+    tried = apply(lay(room, seat, placements), seat, act.Lock())  # one wrong: a second try
+    assert not tried.resolution.checked and len(tried.held_chat) == 3
+    done = apply(lay(tried, seat, [placements[0]]), seat, act.Lock())
+    assert [c.text for c in done.chat[-3:]] == ["line 0", "line 1", "line 2"]
+    # after the check, the watchers talk as usual until the next clover
+    done = apply(done, None, act.Say("well played", "t", now=20_000), watcher=hal)
+    assert not done.chat[-1].held and done.held_chat == ()
+    following = apply(done, 0, act.Next())
+    assert following.holds_watchers()
+    following = apply(following, None, act.Say("hm", "t", now=40_000), watcher=hal)
+    assert following.chat == done.chat and len(following.held_chat) == 1
+
+
+# --- a crowd cannot flood the table -----------------------------------------------------------
+
+
+def test_the_watchers_share_one_chat_budget_for_the_room():
+    room = started(3)
+    for n in range(50):
+        room = watch(room, f"W{n}")
+    pids = [w.pid for w in room.watchers]
+    for n in range(WATCHERS_CHAT_BURST):
+        room = apply(room, None, act.Say(f"hi {n}", "t", now=1_000 + n), watcher=pids[n])
+    with pytest.raises(errors.WatchersChatBusy) as refused:
+        apply(room, None, act.Say("me too", "t", now=1_500), watcher=pids[-1])
+    assert refused.value.status == 429 and refused.value.code == "watchers_chat_busy"
+    apply(room, 1, act.Say("players are never held up by it", "t", now=1_500))
+    later = 1_000 + WATCHERS_CHAT_WINDOW_MS + 1
+    apply(room, None, act.Say("me too", "t", now=later), watcher=pids[-1])
+
+
+def test_fifty_watchers_talking_cannot_push_a_players_line_out_of_the_history():
+    room = started(3)
+    room = apply(room, 1, act.Say("Bea's line", "t", now=1))
+    for n in range(50):
+        room = watch(room, f"W{n}")
+    pids = [w.pid for w in room.watchers]
+    now = 10
+    for round_ in range(CHAT_KEPT // WATCHERS_CHAT_BURST + 5):  # far more than the history
+        for n in range(WATCHERS_CHAT_BURST):
+            pid = pids[(round_ * WATCHERS_CHAT_BURST + n) % len(pids)]
+            room = apply(room, None, act.Say(f"flood {round_}.{n}", "t", now=now), watcher=pid)
+        now += WATCHERS_CHAT_WINDOW_MS
+    assert [c.text for c in room.chat if not c.watcher] == ["Bea's line"]
+    assert sum(c.watcher for c in room.chat) == WATCHERS_CHAT_KEPT
+    assert view(room, 0)["chat"][0]["text"] == "Bea's line"
+
+
+def test_the_players_keep_their_own_history_beside_the_watchers():
+    room = watch(started(3))
+    for n in range(CHAT_KEPT + 5):
+        room = apply(room, n % 3, act.Say(f"p{n}", "t"))
+    room = apply(room, None, act.Say("a watcher", "t", now=1), watcher=3)
+    assert next(c.text for c in room.chat if not c.watcher) == "p5"
+    assert len(room.chat) == CHAT_KEPT + 1 and room.chat[-1].watcher
+
+
+# --- the host sends a watcher away ------------------------------------------------------------
+
+
+def test_the_host_sends_a_watcher_away_for_a_while():
+    room = watch(watch(lobby(3)), "Hal")
+    gus = pid_of(room, "Gus")
+    with pytest.raises(errors.NotHost) as refused:
+        apply(room, 1, act.SendAway(gus))
+    assert refused.value.status == 403
+    with pytest.raises(errors.WatcherCannotPlay):
+        apply(room, None, act.SendAway(gus), watcher=pid_of(room, "Hal"))
+    with pytest.raises(errors.NoSuchWatcher) as missing:
+        apply(room, 0, act.SendAway(99))
+    assert missing.value.status == 409
+
+    sent = apply(room, 0, act.SendAway(gus, now=1_000))
+    assert [w.name for w in sent.watchers] == ["Hal"]
+    assert view(sent, 0)["can"]["send_away"] == [pid_of(room, "Hal")]
+    assert view(sent, 1)["can"]["send_away"] == []
+    # The same device (its token stood for Gus) may not come back under any name...
+    with pytest.raises(errors.WatcherSentAway) as again:
+        apply(sent, None, act.Watch("Gus again", former=gus, now=1_000 + SENT_AWAY_MS - 1))
+    assert again.value.status == 403 and again.value.code == "sent_away"
+    # ...until the while is over; someone else comes at once.
+    apply(sent, None, act.Watch("Gus again", former=gus, now=1_000 + SENT_AWAY_MS))
+    apply(sent, None, act.Watch("Ida", now=1_001))
+
+
+def test_a_watcher_sent_away_takes_their_held_lines_with_them():
+    room = watch(watch(started(3)), "Hal")
+    gus, hal = pid_of(room, "Gus"), pid_of(room, "Hal")
+    room = resolving_from(room)
+    room = apply(room, None, act.Say("hint", "t", now=1), watcher=gus)
+    room = apply(room, None, act.Say("nice", "t", now=2), watcher=hal)
+    sent = apply(room, 0, act.SendAway(gus, now=3))
+    assert [c.text for c in sent.held_chat] == ["nice"]
+    # who came during the clover is nobody to the table yet: the host may not send them
+    late = watch(sent, "Ivy")
+    with pytest.raises(errors.NoSuchWatcher):
+        apply(late, 0, act.SendAway(pid_of(late, "Ivy")))
+
+
+def resolving_from(room):
+    for seat in range(len(room.players)):
+        room = apply(room, seat, act.Clues(CLUES))
+        room = apply(room, seat, act.Done())
+    assert room.phase == "resolution"
+    return room
+
+
+def test_held_lines_count_in_the_budget_before_and_after_the_check():
+    room = resolving(3)
+    for n in range(WATCHERS_CHAT_BURST):
+        room = watch(room, f"W{n}")
+    pids = [w.pid for w in room.watchers]
+    for n, pid in enumerate(pids):
+        room = apply(room, 1, act.Say(f"player {n}", "t", now=1_000 + n))
+        room = apply(room, None, act.Say(f"held {n}", "t", now=1_000 + n), watcher=pid)
+    with pytest.raises(errors.WatchersChatBusy):
+        apply(room, None, act.Say("one more", "t", now=2_000), watcher=pids[0])
+    checked = play_clover(room, 4)
+    assert next(c.text for c in checked.chat if c.held) == "held 0"
+    with pytest.raises(errors.WatchersChatBusy):  # released, still said in the window
+        apply(checked, None, act.Say("one more", "t", now=2_000), watcher=pids[0])
+    apply(
+        checked,
+        None,
+        act.Say("one more", "t", now=1_000 + WATCHERS_CHAT_WINDOW_MS),
+        watcher=pids[0],
+    )

@@ -48,10 +48,12 @@ async def sqlite_service(
     *,
     meter: Meter = UNMETERED,
     bot_languages: frozenset[str] = frozenset(),
+    clock: HandClock | None = None,
 ) -> AsyncIterator[RoomService]:
     """A room service on a fresh SQLite file in ``tmp_path``, as one server runs it
     (``cluster``: what it shares with other processes, none by default; ``writer_type``:
-    a writer the test can hold up; the rest as ``build_service`` takes them)."""
+    a writer the test can hold up; ``clock``: the service's time, the wall clock if
+    none; the rest as ``build_service`` takes them)."""
     url = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"
     await asyncio.to_thread(upgrade, url)
     engine = make_async_engine(url)
@@ -62,6 +64,7 @@ async def sqlite_service(
         cluster=cluster,
         meter=meter,
         bot_languages=bot_languages,
+        **({} if clock is None else {"clock": clock.wall}),
     )
     try:
         yield service

@@ -195,3 +195,46 @@ def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait() -> 
         assert await service.seat_for(t.code, late.token) == Seat(t.code, late.watcher)
 
     run_async(scenario())
+
+
+def test_while_a_clover_is_rebuilt_the_table_is_told_no_watchers_name() -> None:
+    """The summary of a change goes to every stream alike: a watcher who comes, or a line
+    said, while the clover is unchecked names nobody (``hub.happened``), and the change
+    that checks the clover brings them, named."""
+
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        await write_clues(t)
+        zoe = await service.watch(t.code, "Zoe top-left Moon")
+        await service.act(t.code, Seat(t.code, zoe.watcher), act.Say("psst: it is Moon"))
+        seen = service.hub.since(t.code, 0) or []  # the hub keeps a room's last changes
+        told = [c.action for c in seen[-2:]]
+        assert told == [
+            {"type": "watch", "seat": None, "watcher": True, "held": True},
+            {"type": "say", "seat": None, "watcher": True, "held": True},
+        ]
+        for change in seen[-2:]:
+            for seat in (0, 1, 2, WATCHER, None):
+                state = await service.room_view(change.room, seat, change.chat_after)
+                assert "Moon" not in str(state)
+
+    run_async(scenario())
+
+
+def test_a_watcher_sent_away_cannot_watch_again_with_the_same_token() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        gus = await service.watch(t.code, "Gus")
+        await service.act(t.code, t.seat(0), act.SendAway(gus.watcher))
+        assert await service.seat_for(t.code, gus.token) is None
+        with pytest.raises(errors.WatcherSentAway):
+            await service.watch(t.code, "Gus again", None, gus.token)
+        await service.watch(t.code, "Hal", None, None)  # another device comes at once
+        clock.forward(15 * 60)
+        back = await service.watch(t.code, "Gus again", None, gus.token)
+        assert back.watcher != gus.watcher
+
+    run_async(scenario())

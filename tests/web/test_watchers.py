@@ -3,6 +3,8 @@ in the lobby, and every refusal a watcher or a would-be watcher can meet."""
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
@@ -466,7 +468,88 @@ def test_the_spectators_browser_cannot_watch_under_another_name(api: str) -> Non
     gus = watch(api, code, "Gus")
     again = http.post(f"{api}/api/rooms/{code}/watch", json={"name": "Hal"}, headers=gus.headers)
     assert_error(again, 409, code="already_watching")
-    assert [w["name"] for w in public(api, code)["watchers"]] == ["Gus"]
+    # come while the clover is rebuilt, Gus is named to the table at its check
+    assert public(api, code)["watchers"] == [] and public(api, code)["watchers_held"]
+
+
+def test_a_cookie_less_browser_of_the_spectators_says_nothing_before_the_check(
+    api: str,
+) -> None:
+    """The Spectator's second browser (no cookie of the room) watches as a stranger: its
+    name and its line reach no one, in any state or event, until the clover is checked."""
+    players = table(api, 3)
+    ada = players[0]
+    start_and_write_clues(players)
+    state = ada.state()
+    holder = players[state["resolution"]["lock_holder"]]
+    guesser = next(p for p in players if p.seat != state["resolution"]["spectator"])
+    stream = Stream(f"{api}/api/rooms/{ada.code}/events", dict(guesser.headers))
+    try:
+        stream.next()
+        zoe = watch(api, ada.code, "Zoe top-left Moon")
+        said = zoe.act("say", text="psst: top-left is Moon")
+        assert said["held_lines"] == 1 and said["chat"] == []
+        held = wait_for(stream.next, lambda e: e.json["action"]["type"] == "say", what="say")
+        for text in (held.data, json.dumps(guesser.state()), json.dumps(zoe.state())):
+            assert "Moon" not in text
+        assert held.json["action"] == {"type": "say", "seat": None, "watcher": True, "held": True}
+        spectator = players[state["resolution"]["spectator"]]
+        for p in spectator.state()["resolution"]["solution"]:
+            holder.act("place", card=p["card"], spot=p["spot"], rotation=p["rotation"])
+        holder.act("lock")
+        checked = wait_for(stream.next, lambda e: e.json["action"]["type"] == "lock", what="lock")
+    finally:
+        stream.close()
+    line = checked.json["state"]["chat"][-1]
+    assert (line["text"], line["name"], line["held"]) == (
+        "psst: top-left is Moon",
+        "Zoe top-left Moon",
+        True,
+    )
+    assert [w["name"] for w in guesser.state()["watchers"]] == ["Zoe top-left Moon"]
+
+
+def test_the_host_sends_a_watcher_away_and_their_device_cannot_come_back(api: str) -> None:
+    ada, bea, _ = table(api, 3)
+    gus = watch(api, ada.code, "Gus")
+    gus_id = ada.state()["watchers"][0]["id"]
+    error = bea.refused(403, "not_host", "send_away", watcher=gus_id)
+    assert "host" in error["message"]
+    ada.refused(409, "no_such_watcher", "send_away", watcher=gus_id + 100)
+    assert ada.state()["can"]["send_away"] == [gus_id]
+    state = ada.act("send_away", watcher=gus_id)
+    assert state["watchers"] == [] and state["can"]["send_away"] == []
+    assert_error(gus.post("say", text="hello?"), 401)
+    # the same device, by its token or its cookie, may not watch again under any name
+    by_token = http.post(
+        f"{api}/api/rooms/{ada.code}/watch", json={"name": "Gus 2"}, headers=gus.headers
+    )
+    error = assert_error(by_token, 403, code="sent_away")
+    assert "sent you away" in error["message"]
+    form = http.post(
+        f"{api}/r/{ada.code}/watch",
+        data={"name": "Gus 3"},
+        headers={"Origin": api, "Cookie": f"soclover_{ada.code}={gus.token}"},
+    )
+    assert form.status_code == 403 and "sent you away" in form.text
+    assert public(api, ada.code)["watchers"] == []
+    # another device watches at once
+    watch(api, ada.code, "Hal")
+
+
+def test_the_host_sends_a_watcher_away_from_the_page(api: str) -> None:
+    ada, *_ = table(api, 3)
+    watch(api, ada.code, "Gus")
+    gus_id = ada.state()["watchers"][0]["id"]
+    page = http.get(f"{api}/r/{ada.code}", headers=page_headers(api, ada)).text
+    assert 'name="type" value="send_away"' in page and f'value="{gus_id}"' in page
+    r = http.post(
+        f"{api}/r/{ada.code}/act",
+        data={"type": "send_away", "watcher": str(gus_id)},
+        headers=page_headers(api, ada),
+    )
+    assert r.status_code in (200, 204), r.text
+    assert public(api, ada.code)["watchers"] == []
 
 
 def test_seventy_at_once_fifty_watch_and_every_token_given_opens_the_room(api: str) -> None:
