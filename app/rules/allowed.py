@@ -61,7 +61,9 @@ def allowed(
         return _only(
             join=seating.why_not_sit(room) is None,
             # Any seat there is may be asked for (the engine then checks the one asked).
-            claim=bool(room.players) and claims.why_not_ask(room.claims) is None,
+            claim=bool(room.players)
+            and not room.practice
+            and claims.why_not_ask(room.claims) is None,
             watch=watchers.why_not_watch(room) is None,
         )
     assert seat is not None
@@ -109,6 +111,7 @@ def allowed(
         "next": resolution.why_not_next(room) is None,
         "say": say,
         "again": lobby.why_not_again(room) is None,
+        "invite": lobby.why_not_invite(room, seat) is None,
     }
 
 

@@ -50,7 +50,9 @@ async def room_events(
     device. Without a seat, the public view (rate-limited per client address, as
     reading the room).
     """
-    await service.ensure_room(code)  # 404 before the stream opens
+    await service.ensure_room(
+        code, None if seat is None else seat.pid
+    )  # 404 before the stream opens
     updates = service.follow(code, seat, _event_id(last_event_id_header or last_event_id))
     return event_stream(_events(updates, renderings_of(request)))
 

@@ -158,6 +158,7 @@ PROBES = {
     "next": act.Next(),
     "say": act.Say("hello", "t"),
     "again": act.Again(),
+    "invite": act.Invite(),
     "timer": act.Timer("clues", "advisory", 3),
     "pause": act.Pause(),
     "resume": act.Resume(),
