@@ -32,6 +32,7 @@ from app.service.bots import BotTable, Paces
 from app.service.build import build_service
 from app.service.clock import shifted_clock, utcnow
 from app.service.cluster import Cluster, LocalCluster
+from app.service.lesson import LessonPaces, LessonTable
 from app.service.presence import PresenceTracker
 from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
@@ -94,6 +95,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         )
         app.state.service = service
         bots = _bot_table(service, settings)
+        # Every server offers the lesson: its bots play a script and need no brain.
+        lessons = LessonTable(service, LessonPaces().scaled(settings.bot_pace))
+        lessons.start()
         app.state.metrics.attach(service, bots)
         clock = TableClock(service)
         clock.start()
@@ -130,6 +134,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await clock.stop()
             if bots is not None:
                 await bots.stop()
+            await lessons.stop()
             await cluster.stop()
             await store.close()
             if writer is not None:

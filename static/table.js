@@ -737,6 +737,38 @@
     }
   });
 
+  // --- a practice table's lesson ----------------------------------------------------------
+  // The server says every step that applies now (#lesson); this device shows the first one
+  // it has not skipped. Skipped steps are this device's own choice, kept per room.
+
+  function lessonKey() { return "soclover-lesson-" + code(); }
+  function skippedSteps() {
+    try { return JSON.parse(localStorage.getItem(lessonKey()) || "[]"); } catch (e) { return []; }
+  }
+  function showLesson() {
+    var band = document.getElementById("lesson");
+    if (!band || !band.dataset.steps) return;
+    var skipped = skippedSteps(), shown = null;
+    band.querySelectorAll(".step").forEach(function (step) {
+      var show = !shown && skipped.indexOf(step.dataset.step) < 0;
+      step.hidden = !show;
+      if (show) shown = step;
+    });
+    band.hidden = !shown;
+  }
+  document.addEventListener("DOMContentLoaded", showLesson);
+  document.addEventListener("htmx:afterSwap", showLesson);
+  document.addEventListener("click", function (event) {
+    var skip = event.target.closest && event.target.closest("[data-lesson-skip]");
+    if (!skip) return;
+    var step = document.querySelector("#lesson .step:not([hidden])");
+    if (!step) return;
+    var skipped = skippedSteps();
+    skipped.push(step.dataset.step);
+    try { localStorage.setItem(lessonKey(), JSON.stringify(skipped)); } catch (e) { /* this page only */ }
+    showLesson();
+  });
+
   // --- keep the screen awake during a game ----------------------------------------------
 
   var lock = null;

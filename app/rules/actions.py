@@ -45,6 +45,8 @@ class Create(Action):
     name: str = field(metadata={"max_length": 100})
     decoys: int
     language: str = field(default="en", metadata={"max_length": 8})
+    practice: bool = False
+    """A practice table: its creator and two bots, the practice deal, the lesson."""
 
 
 @dataclass(frozen=True)
@@ -327,6 +329,14 @@ class Say(Action):
 
 
 @dataclass(frozen=True)
+class Invite(Action):
+    """The host turns a practice table into a real room: the bots go, the table is back
+    in its lobby, and its code lets friends in."""
+
+    type: ClassVar[str] = "invite"
+
+
+@dataclass(frozen=True)
 class Again(Action):
     """Play again in the same room with the same seats: back to the lobby."""
 
@@ -376,6 +386,7 @@ ACTIONS: tuple[type[Action], ...] = (
     Next,
     Say,
     Again,
+    Invite,
     Pause,
     Resume,
     Presence,

@@ -61,8 +61,9 @@ def allowed(
         return _only(
             join=seating.why_not_sit(room) is None,
             # Whether some seat may be asked for (the engine then checks the one asked):
-            # a person's, that no other request waits for.
-            claim=any(
+            # a person's, that no other request waits for; never at a practice table.
+            claim=not room.practice
+            and any(
                 claims.why_not_ask(room.claims, pid=p.pid) is None
                 for p in room.players
                 if not p.bot
@@ -119,6 +120,7 @@ def allowed(
         "next": resolution.why_not_next(room) is None,
         "say": say,
         "again": lobby.why_not_again(room) is None,
+        "invite": lobby.why_not_invite(room, seat) is None,
     }
 
 

@@ -50,6 +50,8 @@ def on_claim(action: act.Claim, room: Room, seat: int | None, deck: Sequence[Wor
     away from asks it back outside those bounds: one such request per seat."""
     if seat is not None:
         raise errors.AlreadySeated(N_("You already have a seat in this room."))
+    if room.practice:
+        raise errors.PrivateTable()  # its player plays on another device by their seat link
     if not 0 <= action.seat < len(room.players) or room.players[action.seat].bot:
         raise errors.BadSeat()
     if not action.id or room.claim(action.id) is not None:

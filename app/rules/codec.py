@@ -100,6 +100,7 @@ def room_to_data(room: Room) -> Data:
         "rebuild_timer": _timer_data(room.rebuild_timer),
         "countdown": None if room.countdown is None else _countdown_data(room.countdown),
         "paused": room.paused,
+        "practice": room.practice,
     }
 
 
@@ -198,6 +199,7 @@ def room_from_data(data: Data) -> Room:
         ),
         countdown=None if data.get("countdown") is None else Countdown(**data["countdown"]),
         paused=data.get("paused", False),
+        practice=data.get("practice", False),
     )
 
 

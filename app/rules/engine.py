@@ -144,6 +144,7 @@ HANDLERS: dict[type[act.Action], Handler] = {
     act.Timer: lobby.on_timer,
     act.Start: lobby.on_start,
     act.Again: lobby.on_again,
+    act.Invite: lobby.on_invite,
     # the seats
     act.Join: seating.on_join,
     act.Leave: seating.on_leave,

@@ -203,6 +203,28 @@ class AlreadyWatching(Conflict):
     default_message = N_("You are already watching this table.")
 
 
+class PrivateTable(RuleError):
+    """A practice table is its player's alone: to anyone else its code opens nothing,
+    the very answer an unknown code gets (``room_not_found``), until it is turned into a
+    real room."""
+
+    code = "room_not_found"
+    status = 404
+    default_message = N_("There is no room with that code. Check it with whoever invited you.")
+
+
+class PracticeOver(Conflict):
+    code = "practice_over"
+    default_message = N_(
+        "A practice game is played once: invite friends to this table, or start another practice."
+    )
+
+
+class NotPractice(Conflict):
+    code = "not_practice"
+    default_message = N_("This table is open to friends already.")
+
+
 class GameStarted(Conflict):
     code = "game_started"
     default_message = N_("This game has already started.")

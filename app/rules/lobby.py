@@ -10,12 +10,13 @@ from dataclasses import replace
 
 from app.rules import actions as act
 from app.rules import errors
-from app.rules.checks import refuse, why_not_host_in, why_not_phase
+from app.rules.checks import refuse, why_not_host, why_not_host_in, why_not_phase
 from app.rules.dealing import deal
 from app.rules.deck import cards_needed
 from app.rules.errors import Refusal
 from app.rules.geometry import Words
-from app.rules.seating import join, without
+from app.rules.practice import deal_practice
+from app.rules.seating import join, on_add_bot, without
 from app.rules.state import (
     LANGUAGES,
     MAX_DECOYS,
@@ -36,7 +37,14 @@ from app.rules.text import N_
 def on_create(action: act.Create, room: Room, seat: int | None, deck: Sequence[Words]) -> Room:
     _check_decoys(action.decoys)
     _check_language(action.language)
-    return join(replace(room, decoys=action.decoys, language=action.language), action.name)
+    room = join(replace(room, decoys=action.decoys, language=action.language), action.name)
+    if not action.practice:
+        return room
+    # A practice table: its creator and two bots, for the practice deal's one decoy.
+    room = replace(room, decoys=MIN_DECOYS, practice=True)
+    for _ in range(2):
+        room = on_add_bot(act.AddBot(), room, 0, deck)
+    return room
 
 
 def on_language(action: act.Language, room: Room, seat: int, deck: Sequence[Words]) -> Room:
@@ -73,6 +81,10 @@ def why_not_set_up(room: Room, seat: int) -> Refusal | None:
 
 def on_start(action: act.Start, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     refuse(why_not_start(room, seat))
+    if room.practice:
+        # The same game every time, so the lesson meets the same clovers (practice.py).
+        clovers, first = deal_practice(room.language, random.Random(action.seed))
+        return replace(room, phase="clues", clovers=clovers, first_spectator=first)
     n = len(room.players)
     needed = cards_needed(n, room.decoys)
     if len(deck) < needed:
@@ -122,8 +134,39 @@ def on_again(action: act.Again, room: Room, seat: int, deck: Sequence[Words]) ->
 
 
 def why_not_again(room: Room) -> Refusal | None:
-    """Why nobody may ask for another game, or ``None``: once this one is finished."""
+    """Why nobody may ask for another game, or ``None``: once this one is finished, but
+    for a practice game, played once (``Invite`` opens the table to friends instead)."""
+    if room.practice and room.phase == "finished":
+        return errors.PracticeOver
     return why_not_phase(room, "finished")
+
+
+def on_invite(action: act.Invite, room: Room, seat: int, deck: Sequence[Words]) -> Room:
+    refuse(why_not_invite(room, seat))
+    # The practice bots go (bots are the host's to seat, where they speak the language),
+    # the game with them: back in the lobby, whose code now lets friends in.
+    for bot in reversed([s for s, p in enumerate(room.players) if p.bot]):
+        room = without(room, bot)
+    players = tuple(replace(p, out=False, stand_in=False) for p in room.players)
+    return replace(
+        room,
+        players=players,
+        practice=False,
+        phase="lobby",
+        clovers=(),
+        resolution=None,
+        results=(),
+        countdown=None,
+        paused=False,
+    )
+
+
+def why_not_invite(room: Room, seat: int) -> Refusal | None:
+    """Why ``seat`` may not open this table to friends, or ``None``: the host of a
+    practice table, in any phase (a lesson may be left half way)."""
+    if not room.practice:
+        return errors.NotPractice
+    return why_not_host(room, seat)
 
 
 def _check_language(language: str) -> None:

@@ -41,7 +41,10 @@ def join(room: Room, name: str) -> Room:
 
 def why_not_sit(room: Room) -> Refusal | None:
     """Why nobody may take a seat now (a newcomer joining, a watcher sitting down), or
-    ``None``: in the lobby, while a seat is free."""
+    ``None``: in the lobby, while a seat is free; never at a practice table, which its
+    code opens to nobody (``errors.PrivateTable``)."""
+    if room.practice:
+        return errors.PrivateTable
     if room.phase != "lobby":
         return errors.GameStarted
     if len(room.players) >= MAX_PLAYERS:

@@ -376,6 +376,10 @@ class Room:
     countdown: Countdown | None = None
     paused: bool = False
     """The host stopped the clock for everyone; it stays stopped until they resume."""
+    practice: bool = False
+    """A practice table: one person and two bots play the practice deal of the room's
+    language (``practice.py``), a lesson on the way; its code lets nobody else in, and
+    its game never enters the Record of Legends. ``Invite`` makes it a real room."""
 
     # Questions about the state, asked by the engine and the views alike.
 

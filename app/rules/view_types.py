@@ -97,6 +97,7 @@ class Can(TypedDict):
     next: Annotated[bool, "`next`: the clover is checked"]
     say: Annotated[bool, "`say`: chat"]
     again: Annotated[bool, "`again`: the game is over"]
+    invite: Annotated[bool, "`invite`: the host of a practice table may open it to friends"]
 
 
 class Own(TypedDict):
@@ -357,6 +358,11 @@ class Common(TypedDict):
     timers: Annotated[Timers, "The clock's settings"]
     paused: Annotated[bool, "The clock is paused"]
     clock: Annotated[Clock | None, "The running countdown; null without one"]
+    practice: Annotated[
+        bool,
+        "A practice table: one person, two bots, the practice deal and its lesson; never "
+        "in the Record of Legends, and its code opens it to nobody else",
+    ]
 
 
 class View(Own, Common):

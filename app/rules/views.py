@@ -251,6 +251,7 @@ def common(
         ),
         "paused": room.paused,
         "clock": _clock(room),
+        "practice": room.practice,
     }
 
 

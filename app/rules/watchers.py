@@ -65,7 +65,9 @@ def on_watch(action: act.Watch, room: Room, seat: int | None, deck: Sequence[Wor
 
 def why_not_watch(room: Room) -> Refusal | None:
     """Why nobody more may watch, or ``None``: under the cap, or with a watcher away to
-    make room."""
+    make room. Nobody watches a practice table (``errors.PrivateTable``)."""
+    if room.practice:
+        return errors.PrivateTable
     if len(room.watchers) >= MAX_WATCHERS and all(w.present for w in room.watchers):
         return errors.WatchersFull
     return None

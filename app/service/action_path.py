@@ -309,7 +309,9 @@ class ActionPath:
         ]
         if also is not None:
             records.extend(also(new))
-        if played.finished:
+        if played.finished and not new.practice:
+            # A practice game, dealt the same every time with bots playing a script, is
+            # a lesson and no legend.
             records.append(self.legends.record(new, now))
         return Decided(action, seat, new, tuple(records), played.finished)
 

@@ -141,7 +141,8 @@ class BotTable:
 
     def wake(self, room: Room) -> None:
         """``room`` changed: its bots have a look, unless they are looking already."""
-        if not room.has_bots() or room.phase in ("lobby", "finished"):
+        if not room.has_bots() or room.practice or room.phase in ("lobby", "finished"):
+            # A practice table's bots play their script (``app.service.lesson``).
             return
         code = room.code
         task = self._tasks.get(code)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from app.rules.actions import Action, Allow, Create, Drop, Join, Kick, Refuse, Say, Watch
+from app.rules.actions import Action, Allow, Create, Drop, Join, Kick, Refuse, Say, Start, Watch
 from app.rules.deck import Deck
 from app.rules.errors import BadLanguage
 from app.rules.state import Room
@@ -27,7 +27,7 @@ from app.service.claims import ClaimDesk
 from app.service.clock import Clock
 from app.service.cluster import Cluster
 from app.service.codes import hash_token, new_room_code, new_token
-from app.service.errors import ChatTooFast
+from app.service.errors import ChatTooFast, RoomNotFound
 from app.service.following import Follower, Moved, Update
 from app.service.history import HistoryBook
 from app.service.hub import Ping, RoomHub
@@ -164,13 +164,15 @@ class RoomService:
         with Metered(self.meter, "create"):
             return await self._create(name, decoys, language)
 
-    async def _create(self, name: str, decoys: int, language: str) -> Seated:
+    async def _create(
+        self, name: str, decoys: int, language: str, *, practice: bool = False
+    ) -> Seated:
         """The room's opening is an action like any other, on the one action path: applied
         to no room (``engine.unopened``), saved over none, told to the streams."""
         if language not in self.decks:
             raise BadLanguage(NO_DECK)
         token = new_token()
-        opening = Create(name, decoys, language)
+        opening = Create(name, decoys, language, practice=practice)
 
         def seat_record(room: Room) -> list[Record]:
             return [SeatRecord(hash_token(token), room.code, room.players[0].pid, self.clock())]
@@ -187,6 +189,15 @@ class RoomService:
             await self.reports.arrived(code, 0)
             return Seated(code, token, 0)
         raise RuntimeError("could not find a free room code")
+
+    async def practice(self, name: str, language: str = "en") -> Seated:
+        """A practice table: its creator, two bots and the practice deal of ``language``,
+        dealt at once (a ``create`` then a ``start``, each on the one action path)."""
+        with Metered(self.meter, "create"):
+            seated = await self._create(name, 1, language, practice=True)
+        host = (await self.load(seated.code)).players[0].pid
+        await self.apply(seated.code, host, lambda _room: self.path.stamped(Start()))
+        return seated
 
     async def join(self, code: str, name: str) -> Seated:
         """Seat a newcomer in the lobby."""
@@ -282,9 +293,12 @@ class RoomService:
         """The room as last committed (by any process)."""
         return await self.path.load(code)
 
-    async def ensure_room(self, code: str) -> None:
-        """``RoomNotFound`` unless there is a room ``code``."""
-        await self.load(code)
+    async def ensure_room(self, code: str, pid: int | None = None) -> None:
+        """``RoomNotFound`` unless there is a room ``code`` that the player or watcher
+        ``pid`` (``None``: anyone) may see: a practice table is its player's alone."""
+        room = await self.load(code)
+        if room.practice and (pid is None or room.seat_of(pid) is None):
+            raise RoomNotFound()
 
     async def view(self, code: str, pid: int | None) -> RoomState:
         """``RoomViews.view``: the room as ``pid`` may see it (``None``: the public view)."""

@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from app.rules.state import Room
 from app.rules.view_types import HistoryOut, Own
 from app.rules.views import Audience, Viewer, audience, common, history_view, own, viewer_of
+from app.service.errors import RoomNotFound
 from app.service.history import HistoryBook
 from app.service.legends import LegendBook
 from app.service.room_state import CommonState, RoomState
@@ -43,7 +44,10 @@ class RoomViews:
         """The room as the player or watcher ``pid`` may see it (``None``, or neither: the
         public view), with the whole recent chat. ``RoomNotFound`` if there is no such room."""
         room = await self.load(code)
-        return await self.room_view(room, viewer_of(room, pid))
+        viewer = viewer_of(room, pid)
+        if room.practice and viewer is None:
+            raise RoomNotFound()  # a practice table's code opens it to nobody else
+        return await self.room_view(room, viewer)
 
     async def room_view(self, room: Room, seat: Viewer, chat_after: int | None = None) -> RoomState:
         """The per-seat view (``seat`` may be any watcher: see ``views.WATCHER``), plus

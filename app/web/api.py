@@ -43,6 +43,7 @@ from app.web.schemas import (
     HistoryOut,
     JoinRoom,
     LegendsOut,
+    PracticeRoom,
     SeatOut,
     WatchOut,
     to_action,
@@ -137,6 +138,21 @@ async def create_room(
     return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
 
 
+@router.post("/practice", status_code=201, response_model=SeatOut, dependencies=[CreateLimit])
+async def create_practice(
+    body: PracticeRoom, request: Request, response: Response, service: ServiceDep, lang: Lang
+) -> SeatOut:
+    """Open a practice table: the caller (seat 0, the host) and two bots, already
+    writing clues on the practice deal of its language (the same game every time; the
+    bots' clues and moves are written in advance). Its state carries `practice: true`;
+    its code opens it to nobody else (404 as for an unknown room) until the host sends
+    `invite`; its game never enters the Record of Legends."""
+    language = body.language or (lang if lang in service.languages else "en")
+    seated = await service.practice(body.name, language)
+    set_seat_cookie(request, response, seated.code, seated.token)
+    return SeatOut(code=seated.code, token=seated.token, seat=seated.seat)
+
+
 @router.post(
     "/rooms/{code}/join",
     status_code=201,
@@ -199,6 +215,7 @@ async def get_history(code: CodeDep, seat: ReaderSeat, service: ServiceDep) -> H
     it, and without a seat as anyone may (rate-limited per client address)."""
     if seat is not None:
         service.touch(code, seat.pid)
+    await service.ensure_room(code, None if seat is None else seat.pid)
     return HistoryOut.model_validate(await service.history(code))
 
 

@@ -51,7 +51,9 @@ async def room_events(
     reading the room). One seat token holds four streams open at once; a fifth is
     refused (429 `too_many_streams`) until one of them ends.
     """
-    await service.ensure_room(code)  # 404 before the stream opens
+    await service.ensure_room(
+        code, None if seat is None else seat.pid
+    )  # 404 before the stream opens
     updates = service.follow(code, seat, _event_id(last_event_id_header or last_event_id))
     events = _events(updates, renderings_of(request))
     return event_stream(events, service.hold_stream(seat))  # 429 past a token's streams

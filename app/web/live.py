@@ -41,7 +41,7 @@ async def room_stream(
     request: Request, code: CodeDep, service: ServiceDep, seat: ReaderSeat
 ) -> RoomStream:
     """Every region of the page, then each region a change alters for this seat."""
-    await service.ensure_room(code)
+    await service.ensure_room(code, None if seat is None else seat.pid)
     public_url: str | None = request.app.state.settings.public_url
     updates = service.follow(code, seat)
     regions = _regions(

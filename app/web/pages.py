@@ -192,6 +192,21 @@ def form_number(typed: str) -> int | None:
     return None
 
 
+@router.post("/practice")
+async def create_practice(request: Request, service: ServiceDep, lang: Lang) -> Response:
+    """The home page's "Learn with two bots": a practice table in the page's language."""
+    name = typed(await request.form(), "name")
+    try:
+        await limit(request, service, "create")
+        seated = await service.practice(name, _room_language(service, lang))
+    except RuleError as error:
+        page = await _home(service, lang, practice_error=error, practice_name=name)
+        return html(page, error.status)
+    response = see_room(seated.code)
+    set_seat_cookie(request, response, seated.code, seated.token)
+    return response
+
+
 @router.post("/join")
 async def join_by_code(request: Request, service: ServiceDep, lang: Lang) -> Response:
     """The home page's join form: the room's page if the code opens one."""
@@ -472,8 +487,8 @@ async def room_action(
         return await _refused(request, service, code, seat, malformed, 422, lang)
     if isinstance(action, act.Leave):
         return _left(request, code)
-    if isinstance(action, act.Sit) and is_htmx(request):
-        # Seated now: the page comes again with a player's controls.
+    if isinstance(action, act.Sit | act.Invite) and is_htmx(request):
+        # Seated now, or a practice table open to friends: the page comes again whole.
         return Response(status_code=204, headers={"HX-Refresh": "true"})
     if is_htmx(request):
         return Response(status_code=204)

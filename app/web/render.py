@@ -21,13 +21,15 @@ from markupsafe import Markup
 from app.rules.allowed import why_no_bots
 from app.rules.geometry import LEAF_NAMES, SPOT_NAMES, leaf_spots, shown_word
 from app.rules.languages import NAMES as LANGUAGE_NAMES
-from app.rules.languages import warning_text
+from app.rules.languages import check_clue_in, warning_text
+from app.rules.lesson import steps as lesson_steps
+from app.rules.practice import DEALS as PRACTICE_DEALS
 from app.rules.text import N_, Text
 from app.web.i18n import INTERFACES, Message, localize, translations
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
-REGIONS = ("players", "stage", "chat", "chat-form", "announce")
+REGIONS = ("players", "stage", "chat", "chat-form", "announce", "lesson")
 """The live regions of the room page, in the order a new stream sends them."""
 
 # Translators: what separates the items of a list of names or words ("Ada, Bea, Cy")
@@ -164,6 +166,8 @@ def make_environment(lang: str) -> Environment:
         clock_text=clock_text,
         warning_text=warning_text,
         REGIONS=REGIONS,
+        PRACTICE_DEALS=PRACTICE_DEALS,
+        check_clue=check_clue_in,
     )
     env.globals["share_of"] = lambda view: share_of(view, lang)
     return env
@@ -241,6 +245,8 @@ def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
         "res": res,
         "cards": cards,
         "is_spectator": res is not None and me is not None and me["seat"] == res["spectator"],
+        # the practice table's lesson: the steps this seat is at (``rules.lesson``)
+        "lesson": lesson_steps(view),
         **extra,
     }
 

@@ -48,6 +48,15 @@ class CreateRoom(Strict):
     )
 
 
+class PracticeRoom(Strict):
+    name: Name
+    language: Literal["en", "fr", "zh"] | None = Field(
+        default=None,
+        description="The practice game's language: its deck, its clue rules and its "
+        "lesson; by default the creator's interface language (Accept-Language), else English",
+    )
+
+
 class JoinRoom(Strict):
     name: Name
 

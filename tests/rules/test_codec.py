@@ -89,6 +89,7 @@ EXAMPLES = [
     act.Next(),
     act.Say("hello", "2026-11-30T10:00:00Z"),
     act.Again(),
+    act.Invite(),
     act.Pause(now=1_796_000_000_000),
     act.Resume(),
     act.Presence(frozenset({0, 2})),
