@@ -21,7 +21,6 @@ environment, as the subprocess's would be).
 from __future__ import annotations
 
 import asyncio
-import gc
 import os
 import secrets
 import signal
@@ -30,6 +29,7 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from unittest import mock
 
 import httpx
 import uvicorn
@@ -190,6 +190,7 @@ class ThreadServer(Server):
         from app.cli import proxy_options
         from app.config import Settings
         from app.main import create_app
+        from app.service import housekeeping
 
         values = {**TEST_LIMITS, "SOCLOVER_DATABASE_URL": self.database_url, **self.env}
         settings = Settings(**{k.removeprefix("SOCLOVER_").lower(): v for k, v in values.items()})
@@ -211,23 +212,23 @@ class ThreadServer(Server):
             timeout_graceful_shutdown=3,
         )
         self._uvicorn = uvicorn.Server(config)
-        collector = gc.get_threshold()
         self._thread = threading.Thread(
             target=self._serve, args=(config, listening), name=f"server:{self.port}", daemon=True
         )
-        self._thread.start()
-        wait_for(
-            lambda: self._uvicorn is not None and (self._uvicorn.started or not self._alive()),
-            what=f"the server on {self.url} to start",
-            timeout=30,
-        )
+        # The app calms the collector for a server's whole process at its start
+        # (housekeeping's calm_garbage_collector: a full collection, then everything
+        # frozen): here the process is the tests', whose garbage is its own business,
+        # and a full collection of all it holds (every test module, the word data) took
+        # a fifth of a second at every start of a server.
+        with mock.patch.object(housekeeping, "calm_garbage_collector", lambda: None):
+            self._thread.start()
+            wait_for(
+                lambda: self._uvicorn is not None and (self._uvicorn.started or not self._alive()),
+                what=f"the server on {self.url} to start",
+                timeout=30,
+            )
         if not self._uvicorn.started:
             raise RuntimeError(f"server did not start on {self.url}: see its log above")
-        # The app calms the collector for a server's whole process (housekeeping's
-        # calm_garbage_collector): here the process is the tests', whose garbage is
-        # its own business.
-        gc.unfreeze()
-        gc.set_threshold(*collector)
         self.started = True
         return self
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import socket
 import time
-from collections.abc import Callable
+from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 import pytest
 
-from ..kit import Player, Server, table, wait_for
+from ..kit import Player, Server, drop_database, fresh_database, table, wait_for
 
 
 def leave_mid_body(server: Server, path: str, headers: dict[str, str], body: bytes) -> None:
@@ -30,10 +30,18 @@ def leave_mid_body(server: Server, path: str, headers: dict[str, str], body: byt
         time.sleep(0.3)
 
 
-@pytest.fixture
-def server(make_server: Callable[..., Server]) -> Server:
-    """In a process of its own: this test reads the server's log."""
-    return make_server(process=True)
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """In a process of its own, since this test reads the server's log; one for both
+    routes, each of which plays in a room of its own and finds the log clean."""
+    folder = tmp_path_factory.mktemp("clients_that_leave")
+    url = fresh_database(folder / "soclover.sqlite3")
+    server = Server(url, folder / "server.log").start()
+    try:
+        yield server
+    finally:
+        server.stop()
+        drop_database(url)
 
 
 @pytest.mark.parametrize("route", ["form", "api"])
