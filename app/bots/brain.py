@@ -11,7 +11,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.bots.model import Embedder
-from app.bots.vocabulary import candidate_vectors, candidate_words
+from app.bots.vocabulary import (
+    candidate_vectors,
+    candidate_words,
+    foreign_candidate_vectors,
+    foreign_candidate_words,
+)
 
 
 class Brain:
@@ -20,6 +25,18 @@ class Brain:
         self.words = candidate_words()
         """The words a bot may write as clues, most frequent first."""
         self.word_vectors = candidate_vectors(self.embedder)
+        self._foreign: dict[str, tuple[tuple[str, ...], Any]] = {}
+
+    def clue_vocabulary(self, language: str) -> tuple[tuple[str, ...], Any]:
+        """The words a bot may write in a room of ``language`` and their meanings (unit
+        vectors, one a row). Another language's are made the first time a room of it
+        needs them (a few seconds, then cached on disk)."""
+        if language not in ("fr", "zh"):
+            return self.words, self.word_vectors
+        if language not in self._foreign:
+            words, _ = foreign_candidate_words(language)
+            self._foreign[language] = (words, foreign_candidate_vectors(language, self.embedder))
+        return self._foreign[language]
 
     def vectors(self, words: Sequence[str]) -> Any:
         """Unit vectors of ``words``, lowercase (the model knows no case)."""

@@ -120,3 +120,86 @@ def _fingerprint(words: tuple[str, ...]) -> str:
     digest = hashlib.sha256(MODEL_SHA256.encode())
     digest.update("\n".join(words).encode())
     return digest.hexdigest()[:16]
+
+
+FOREIGN_SIZE = {"fr": 5000, "zh": 6000}
+"""How many clue words a bot may write in each other language, most frequent first."""
+FOREIGN_LISTED = 30_000
+"""How far down wordfreq's list of the language a clue word may be: words people know."""
+SKIPPED = 150
+"""wordfreq's most frequent words of a language, never written: nearly all function words
+("dans", "的"), which name nothing."""
+
+
+def foreign_blocklist(language: str) -> frozenset[str]:
+    """The words of ``language`` a bot never writes (``blocklist.fr.txt``, ``blocklist.zh.txt``)."""
+    return _foreign_blocked(language)
+
+
+@cache
+def _foreign_blocked(language: str) -> frozenset[str]:
+    return frozenset(_lines(Path(__file__).parent / f"blocklist.{language}.txt"))
+
+
+@cache
+def foreign_candidate_words(language: str) -> tuple[tuple[str, ...], tuple[tuple[str, ...], ...]]:
+    """The clue words of ``language`` and their English glosses, most frequent first.
+
+    Kept: a plain common word (``COMMON``) of the word list, in its dictionary form
+    (French: its own lemma), on no blocklist of the language, none of whose glosses
+    holds a blocked English word, and whose usual sense says something (not a
+    function word such as "which").
+    """
+    import simplemma
+    from wordfreq import top_n_list
+
+    from app.bots.bridge import is_plain_word, lexicon
+
+    blocked = blocked_words()
+    theirs = foreign_blocklist(language)
+    function_words = set(_lines(FUNCTION_WORDS))
+    rank = {w: i for i, w in enumerate(top_n_list(language, FOREIGN_LISTED))}
+    words = lexicon(language)
+    ranked = []
+    for word, glosses in words.entries.items():
+        if not glosses or not is_plain_word(word, language) or word in theirs:
+            continue
+        if word in words.names or rank.get(word, 0) < SKIPPED:
+            continue
+        if language == "fr" and simplemma.lemmatize(word, lang="fr") != word:
+            continue
+        if glosses[0] in function_words:
+            continue
+        said = {part for gloss in glosses for part in re.split(r"[ '-]", gloss)}
+        if said & blocked or any(gloss in blocked for gloss in glosses):
+            continue
+        ranked.append((rank[word], word, glosses))
+    ranked.sort()
+    kept = ranked[: FOREIGN_SIZE[language]]
+    return tuple(w for _, w, _ in kept), tuple(g for _, _, g in kept)
+
+
+def foreign_candidate_vectors(language: str, embedder: Embedder) -> Any:
+    """The meanings of ``language``'s clue words (their glosses' vectors), cached on disk."""
+    import numpy as np
+
+    from app.bots.bridge import meanings
+
+    words, glosses = foreign_candidate_words(language)
+    digest = _fingerprint(tuple(f"{w}={'|'.join(g)}" for w, g in zip(words, glosses, strict=True)))
+    path = _cache_dir() / f"clue-words-{language}-{digest}.npy"
+    try:
+        vectors = np.load(path)
+        if vectors.shape == (len(words), 384):
+            return vectors
+    except (OSError, ValueError):
+        pass
+    vectors = np.asarray(meanings(embedder, words, language, ("{}",)), dtype=np.float32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(partial, vectors)
+        partial.replace(path)
+    except OSError as error:
+        log.warning("could not keep the bots' word vectors in %s: %s", path.parent, error)
+    return vectors

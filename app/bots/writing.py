@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from app.bots.bridge import meanings
 from app.rules.languages import check_clue_in
 
 TRIED = 60
@@ -32,6 +33,8 @@ class Vocabulary(Protocol):
 
     def vectors(self, words: Sequence[str]) -> Any: ...
 
+    def clue_vocabulary(self, language: str) -> tuple[tuple[str, ...], Any]: ...
+
 
 def write_clues(
     pairs: Sequence[tuple[str, str]],
@@ -43,15 +46,18 @@ def write_clues(
     """Four clues, leaf by leaf: those ``written`` already kept, the others found.
 
     ``keywords``: every keyword on the clover's four cards (the checker judges
-    against all of them, inward ones included).
+    against all of them, inward ones included). In a French or Chinese room the
+    candidates are that language's common words, each meaning what its English
+    glosses mean, and keywords are read through theirs (``bridge``).
     """
     import numpy as np
 
     clues: list[str | None] = list(written)
     taken = {c.lower() for c in clues if c}
     words = [w for pair in pairs for w in pair]
-    fit = brain.word_vectors @ brain.vectors(words).T  # candidate x pair word
-    everything = brain.word_vectors @ brain.vectors(list(keywords)).T
+    candidates, vectors = brain.clue_vocabulary(language)
+    fit = vectors @ np.asarray(meanings(brain, words, language, ("{}",))).T  # candidate x word
+    everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
     for leaf, (a, b) in enumerate(pairs):
         if clues[leaf]:
             continue
@@ -60,7 +66,7 @@ def write_clues(
         others = [i for i, k in enumerate(keywords) if k not in (a, b)]
         astray = everything[:, others].max(axis=1) if others else 0.0
         score = weaker + STRONGER * stronger - ASTRAY * np.maximum(0.0, astray - weaker)
-        clue = _first_accepted(score, brain.words, keywords, taken, language)
+        clue = _first_accepted(score, candidates, keywords, taken, language)
         clues[leaf] = clue
         taken.add(clue.lower())
     return tuple(c or "" for c in clues)
