@@ -46,6 +46,8 @@ DATA = ROOT / "bench" / "data"
 
 def data_file(language: str) -> Path:
     return DATA / f"clovers.{language}.jsonl"
+
+
 RESULTS = ROOT / "bench" / "results"
 
 

@@ -16,6 +16,7 @@ from app.bots.vocabulary import (
     candidate_words,
     foreign_candidate_vectors,
     foreign_candidate_words,
+    learn_keywords,
 )
 
 
@@ -30,10 +31,14 @@ class Brain:
     def clue_vocabulary(self, language: str) -> tuple[tuple[str, ...], Any]:
         """The words a bot may write in a room of ``language`` and their meanings (unit
         vectors, one a row). Another language's are made the first time a room of it
-        needs them (a few seconds, then cached on disk)."""
+        needs them, with the meanings of its deck's keywords (some 40 s on one core the
+        first time, then read from the disk cache in well under a second)."""
         if language not in ("fr", "zh"):
             return self.words, self.word_vectors
         if language not in self._foreign:
+            from app.bots.guessing import TEMPLATES
+
+            learn_keywords(language, self.embedder, ("{}", *TEMPLATES))
             words, _ = foreign_candidate_words(language)
             self._foreign[language] = (words, foreign_candidate_vectors(language, self.embedder))
         return self._foreign[language]

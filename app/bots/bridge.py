@@ -37,10 +37,16 @@ class Lexicon:
     """One language's words with their English glosses."""
 
     def __init__(
-        self, language: str, entries: dict[str, tuple[str, ...]], names: frozenset[str]
+        self,
+        language: str,
+        entries: dict[str, tuple[str, ...]],
+        names: frozenset[str],
+        keywords: frozenset[str] = frozenset(),
     ) -> None:
         self.language = language
         self.entries = entries
+        self.keywords = keywords
+        """The built-in deck's keywords: their meanings are made when the list is loaded."""
         self.names = names
         """Words that are names only (a place, a person): a bot reads them, never writes them."""
 
@@ -114,6 +120,7 @@ def lexicon(language: str) -> Lexicon:
     """The word list of ``language`` (``fr``, ``zh``), read once."""
     entries: dict[str, tuple[str, ...]] = {}
     names: set[str] = set()
+    keywords: set[str] = set()
     path = LEXICONS / f"{language}.tsv"
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
@@ -122,7 +129,9 @@ def lexicon(language: str) -> Lexicon:
         entries[word] = tuple(g for g in glosses.split("; ") if g)[:GLOSSES]
         if kind == ["name"]:
             names.add(word)
-    return Lexicon(language, entries, frozenset(names))
+        elif kind == ["keyword"]:
+            keywords.add(word)
+    return Lexicon(language, entries, frozenset(names), frozenset(keywords))
 
 
 def english(words: Sequence[str], language: str) -> list[tuple[str, ...]]:
@@ -140,7 +149,9 @@ def is_plain_word(word: str, language: str) -> bool:
     return pattern.fullmatch(word) is not None
 
 
-def meanings(brain: object, words: Sequence[str], language: str, templates: Sequence[str]) -> object:
+def meanings(
+    brain: object, words: Sequence[str], language: str, templates: Sequence[str]
+) -> object:
     """``len(words) x dim`` unit vectors: each word's glosses said every way of
     ``templates``, weighted by ``WEIGHTS`` and added up. In English (one gloss, the word)
     it is the sum of the word's ways, as the bots have always read a word."""

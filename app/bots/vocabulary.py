@@ -203,3 +203,39 @@ def foreign_candidate_vectors(language: str, embedder: Embedder) -> Any:
     except OSError as error:
         log.warning("could not keep the bots' word vectors in %s: %s", path.parent, error)
     return vectors
+
+
+def learn_keywords(language: str, embedder: Embedder, templates: tuple[str, ...]) -> None:
+    """Make the meanings of the built-in deck's keywords ahead of any game of ``language``
+    (every way of saying each gloss), from the disk cache or computed (and cached): a
+    bot's first decision on a clover then embeds its clues only, as in English."""
+    import numpy as np
+
+    from app.bots.bridge import lexicon
+
+    words = lexicon(language)
+    said = sorted(
+        {
+            template.format(gloss.lower())
+            for word in words.keywords
+            for gloss in words.entries[word]
+            for template in templates
+        }
+    )
+    path = _cache_dir() / f"keywords-{language}-{_fingerprint(tuple(said))}.npy"
+    try:
+        vectors = np.load(path)
+        if vectors.shape == (len(said), 384):
+            embedder.learn(said, vectors)
+            return
+    except (OSError, ValueError):
+        pass
+    vectors = embedder.vectors(said)
+    embedder.learn(said, vectors)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp.npy")
+        np.save(partial, vectors)
+        partial.replace(path)
+    except OSError as error:
+        log.warning("could not keep the bots' word vectors in %s: %s", path.parent, error)

@@ -66,7 +66,8 @@ NAMES: dict[str, set[str]] = defaultdict(set)
 
 def dictd(base: str, language: str = "") -> dict[str, list[str]]:
     """A dictd dictionary (``.index`` + ``.dict.dz``): headword -> its lines of translations."""
-    data = gzip.open(base + ".dict.dz").read()
+    with gzip.open(base + ".dict.dz") as compressed:
+        data = compressed.read()
     entries: dict[str, list[str]] = defaultdict(list)
     common: set[str] = set()
     for line in Path(base + ".index").read_text(encoding="utf-8").splitlines():
@@ -154,7 +155,9 @@ def chinese(cedict: str, top: int) -> dict[str, list[str]]:
     entries: dict[str, list[str]] = defaultdict(list)
     names: dict[str, list[str]] = defaultdict(list)
     line_re = re.compile(r"^(\S+) (\S+) \[([^\]]*)\] /(.*)/$")
-    for line in gzip.open(cedict, "rt", encoding="utf-8"):
+    with gzip.open(cedict, "rt", encoding="utf-8") as source:
+        text = source.read()
+    for line in text.splitlines():
         match = line_re.match(line.strip())
         if not match:
             continue
@@ -180,11 +183,18 @@ def chinese(cedict: str, top: int) -> dict[str, list[str]]:
 
 def write(language: str, lexicon: dict[str, list[str]], header: str) -> None:
     """One word a line: the word, a tab, its glosses joined by "; ", and for a name a
-    tab and ``name`` (a bot reads it, never writes it)."""
+    tab and ``name`` (a bot reads it, never writes it), for a keyword of the built-in
+    deck a tab and ``keyword`` (its meanings are ready before a game needs them)."""
     names = NAMES[language]
+    keywords = (
+        {w.lower() for w in deck_words(language)} if language == "fr" else set(deck_words(language))
+    )
+
+    def kind(word: str) -> str:
+        return "\tkeyword" if word in keywords else "\tname" if word in names else ""
+
     lines = [
-        f"{word}\t{'; '.join(glosses)}" + ("\tname" if word in names else "")
-        for word, glosses in sorted(lexicon.items())
+        f"{word}\t{'; '.join(glosses)}{kind(word)}" for word, glosses in sorted(lexicon.items())
     ]
     text = header + "\n".join(lines) + "\n"
     (OUT / f"{language}.tsv").write_text(text, encoding="utf-8")

@@ -1,0 +1,83 @@
+"""The bots' bridge through English: French and Chinese words read through their
+glosses, clues written in the room's language that its checker takes, blocklists kept."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.bots.brain import Brain
+from app.bots.bridge import english, lexicon
+from app.bots.vocabulary import blocked_words, foreign_blocklist, foreign_candidate_words
+from app.bots.writing import write_clues
+from app.rules.dealing import deal
+from app.rules.deck import builtin_deck_path, load_deck
+from app.rules.geometry import pairs
+from app.rules.languages import check_clue_in
+
+
+@pytest.fixture(scope="module")
+def brain() -> Brain:
+    return Brain()
+
+
+def test_a_french_word_is_read_through_its_glosses_its_lemma_or_as_written() -> None:
+    assert english(["Abeille"], "fr")[0][0] == "bee"
+    assert english(["chevaux"], "fr")[0][0] == english(["cheval"], "fr")[0][0] == "horse"
+    assert english(["l'abeille"], "fr")[0][0] == "bee"
+    # Not in the list: read as written, accents off (many are English words too).
+    assert english(["Zwxqéy"], "fr") == [("zwxqey",)]
+
+
+def test_a_chinese_word_is_read_in_simplified_characters_or_cut_into_listed_words() -> None:
+    assert english(["熊猫"], "zh")[0][0] == "panda"
+    assert english(["熊貓"], "zh") == english(["熊猫"], "zh")  # Traditional characters
+    assert "白兔" not in lexicon("zh").entries
+    assert english(["白兔"], "zh") == [("white rabbit",)]  # 白 + 兔
+
+
+def test_english_words_stand_for_themselves() -> None:
+    assert english(["Pepper", "salt"], "en") == [("Pepper",), ("salt",)]
+
+
+def test_every_deck_keyword_has_glosses() -> None:
+    for language in ("fr", "zh"):
+        words = lexicon(language)
+        deck = load_deck(builtin_deck_path(language)).cards
+        keywords = [w.lower() if language == "fr" else w for card in deck for w in card]
+        assert [w for w in keywords if w not in words.entries] == []
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+def test_no_clue_word_is_blocklisted_a_name_or_a_function_word(language: str) -> None:
+    words, glosses = foreign_candidate_words(language)
+    assert len(words) > 3000
+    theirs = foreign_blocklist(language)
+    assert theirs  # the list is read
+    ours = blocked_words()
+    names = lexicon(language).names
+    for word, said in zip(words, glosses, strict=True):
+        assert word not in theirs and word not in names, word
+        assert not any(set(g.split()) & ours for g in said), word
+
+
+@pytest.mark.parametrize("language", ["fr", "zh"])
+def test_bots_write_clues_in_the_room_s_language_its_checker_takes(
+    brain: Brain, language: str
+) -> None:
+    deck = load_deck(builtin_deck_path(language)).cards
+    words, _ = foreign_candidate_words(language)
+    known = set(words)
+    for seed in range(4):
+        clovers, _ = deal(deck, 3, 1, random.Random(seed))
+        clover = clovers[0]
+        keywords = [w for card in clover.cards for w in card.words]
+        clues = write_clues(
+            [tuple(p) for p in pairs(clover.laid())], keywords, [None] * 4, brain, language
+        )
+        assert len({c.lower() for c in clues}) == 4
+        for clue in clues:
+            assert clue in known  # a word of the language whose glosses the bot knows
+            verdict = check_clue_in(language, clue, keywords)
+            assert verdict.error is None and verdict.warning is None, clue
