@@ -341,7 +341,7 @@ def main(argv: list[str] | None = None) -> int:
     say(f"brain loaded in {results['brain_load_s']} s")
     if language != "en":
         began = time.perf_counter()
-        brain.clue_vocabulary(language)
+        brain.clue_words(language)
         results["language_load_s"] = round(time.perf_counter() - began, 2)
         say(f"{language} clue words ready in {results['language_load_s']} s")
     results["language"] = language

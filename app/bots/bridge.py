@@ -42,6 +42,7 @@ class Lexicon:
         entries: dict[str, tuple[str, ...]],
         names: frozenset[str],
         keywords: frozenset[str] = frozenset(),
+        verbs: frozenset[str] = frozenset(),
     ) -> None:
         self.language = language
         self.entries = entries
@@ -49,6 +50,10 @@ class Lexicon:
         """The built-in deck's keywords: their meanings are made when the list is loaded."""
         self.names = names
         """Words that are names only (a place, a person): a bot reads them, never writes them."""
+        self.verbs = verbs
+        """Words that are verbs only: read, never written (players' clues are nearly all
+        nouns and adjectives, and a verb's English gloss is often a noun of another sense:
+        "to drill" is not a drill)."""
 
     def english(self, word: str) -> tuple[str, ...]:
         """The English glosses ``word`` is read as, usual sense first (never empty)."""
@@ -121,6 +126,7 @@ def lexicon(language: str) -> Lexicon:
     entries: dict[str, tuple[str, ...]] = {}
     names: set[str] = set()
     keywords: set[str] = set()
+    verbs: set[str] = set()
     path = LEXICONS / f"{language}.tsv"
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line or line.startswith("#"):
@@ -131,7 +137,9 @@ def lexicon(language: str) -> Lexicon:
             names.add(word)
         elif kind == ["keyword"]:
             keywords.add(word)
-    return Lexicon(language, entries, frozenset(names), frozenset(keywords))
+        elif kind == ["verb"]:
+            verbs.add(word)
+    return Lexicon(language, entries, frozenset(names), frozenset(keywords), frozenset(verbs))
 
 
 def english(words: Sequence[str], language: str) -> list[tuple[str, ...]]:

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from app.bots.bridge import meanings
+from app.bots.vocabulary import ClueWords
 from app.rules.languages import check_clue_in
 
 TRIED = 60
@@ -23,6 +24,13 @@ STRONGER = 0.35
 """How much the keyword a candidate is closer to counts, beside the farther one."""
 ASTRAY = 0.8
 """How much a candidate's pull towards the clover's other keywords counts against it."""
+SLACK = 0.05
+"""In another language, how much less a word's second and third glosses need fit a pair
+than its first: every sense must reach the pair, the usual one most."""
+FREQUENT = 0.02
+"""In another language, how much a word's commonness counts (a point of Zipf frequency,
+ten times as frequent, is worth 0.02 of cosine): of two near words, a person writes
+the everyday one."""
 
 
 class Vocabulary(Protocol):
@@ -33,7 +41,7 @@ class Vocabulary(Protocol):
 
     def vectors(self, words: Sequence[str]) -> Any: ...
 
-    def clue_vocabulary(self, language: str) -> tuple[tuple[str, ...], Any]: ...
+    def clue_words(self, language: str) -> ClueWords: ...
 
 
 def write_clues(
@@ -55,9 +63,16 @@ def write_clues(
     clues: list[str | None] = list(written)
     taken = {c.lower() for c in clues if c}
     words = [w for pair in pairs for w in pair]
-    candidates, vectors = brain.clue_vocabulary(language)
-    fit = vectors @ np.asarray(meanings(brain, words, language, ("{}",))).T  # candidate x word
+    vocabulary = brain.clue_words(language)
+    candidates, vectors = vocabulary.words, vocabulary.vectors
+    pair_meanings = np.asarray(meanings(brain, words, language, ("{}",)))
+    fit = vectors @ pair_meanings.T  # candidate x word
     everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
+    senses = None
+    if vocabulary.senses is not None:
+        senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)
+        missing = ~np.any(vocabulary.senses != 0, axis=2)  # candidate x gloss
+        common = FREQUENT * (vocabulary.frequency - 4.0)
     for leaf, (a, b) in enumerate(pairs):
         if clues[leaf]:
             continue
@@ -65,7 +80,16 @@ def write_clues(
         weaker, stronger = np.minimum(near, far), np.maximum(near, far)
         others = [i for i, k in enumerate(keywords) if k not in (a, b)]
         astray = everything[:, others].max(axis=1) if others else 0.0
-        score = weaker + STRONGER * stronger - ASTRAY * np.maximum(0.0, astray - weaker)
+        score = weaker + STRONGER * stronger
+        if senses is not None:
+            # Another language: every sense of the word must reach the pair (a word of
+            # several unrelated senses is read by a person in its own, not the bridge's),
+            # its first most, and the common word wins over the rare.
+            own = np.minimum(senses[:, :, 2 * leaf], senses[:, :, 2 * leaf + 1])
+            own = own + STRONGER * np.maximum(senses[:, :, 2 * leaf], senses[:, :, 2 * leaf + 1])
+            own = np.where(missing, np.inf, own + SLACK * (np.arange(own.shape[1]) > 0))
+            score = np.minimum(score, own.min(axis=1)) + common
+        score = score - ASTRAY * np.maximum(0.0, astray - weaker)
         clue = _first_accepted(score, candidates, keywords, taken, language)
         clues[leaf] = clue
         taken.add(clue.lower())

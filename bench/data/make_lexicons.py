@@ -62,6 +62,9 @@ def _number(text: str) -> int:
 
 NAMES: dict[str, set[str]] = defaultdict(set)
 """Per language, the headwords that are names only (capitalised): read, never written."""
+VERBS: dict[str, set[str]] = defaultdict(set)
+"""Per language, the headwords that are verbs only (FreeDict's ``<v>``, CC-CEDICT's first
+sense "to ..."): read, never written, as players' clues are nearly all nouns and adjectives."""
 
 
 def dictd(base: str, language: str = "") -> dict[str, list[str]]:
@@ -70,6 +73,7 @@ def dictd(base: str, language: str = "") -> dict[str, list[str]]:
         data = compressed.read()
     entries: dict[str, list[str]] = defaultdict(list)
     common: set[str] = set()
+    parts: dict[str, set[str]] = defaultdict(set)
     for line in Path(base + ".index").read_text(encoding="utf-8").splitlines():
         head, offset, length = line.split("\t")
         if head.startswith("00"):
@@ -81,14 +85,31 @@ def dictd(base: str, language: str = "") -> dict[str, list[str]]:
             NAMES[language].add(word)
         else:
             common.add(word)
+        tag = re.search(r"<([a-z]+)", text.split("\n")[0])
+        parts[word].add(tag.group(1) if tag else "")
         for sense in text.strip().split("\n")[1:]:
             entries[word].extend(sense.split(","))
     NAMES[language] -= common
+    if language:
+        VERBS[language] |= {word for word, tags in parts.items() if tags == {"v"}}
     return entries
 
 
 def clean(gloss: str) -> str | None:
-    """A gloss as the model should read it, or ``None`` when it names no thing or act."""
+    """A gloss as the model should read it, or ``None`` when it names no thing or act.
+
+    A short note in brackets is kept as part of the gloss where it says which sense
+    is meant ("(royal) court" is "royal court", never a basketball court), if the
+    gloss stays three words or fewer; other notes are dropped."""
+    noted = re.sub(r"\(((?:of )?[a-z]+(?: [a-z]+)?)(?:(?: or|,) [^)]*)?\)", r" \1 ", gloss)
+    if noted != gloss:
+        kept = _clean(noted)
+        if kept:
+            return kept
+    return _clean(gloss)
+
+
+def _clean(gloss: str) -> str | None:
     gloss = re.sub(r"\([^)]*\)|\[[^\]]*\]|<[^>]*>", " ", gloss)
     gloss = re.sub(r"^\s*\d+\.\s*", "", gloss).strip().lower()
     gloss = re.split(r",| or | e\.g\.| i\.e\.", gloss)[0]
@@ -130,15 +151,22 @@ def hand_glosses(language: str) -> dict[str, list[str]]:
 
 
 def french(fra_eng: str, eng_fra: str, top: int) -> dict[str, list[str]]:
-    from wordfreq import top_n_list
+    from wordfreq import top_n_list, zipf_frequency
 
     forward = dictd(fra_eng, "fr")
-    backward: dict[str, list[str]] = defaultdict(list)
+    found: dict[str, list[tuple[int, float, str]]] = defaultdict(list)
     for english, frenches in dictd(eng_fra).items():
+        sense = 0
         for french_word in frenches:
-            word = re.sub(r"\([^)]*\)|<[^>]*>|/[^/]*/", " ", french_word).strip().lower()
+            if re.match(r"\s*\d+\.", french_word):
+                sense += 1
+            word = re.sub(r"^\s*\d+\.|\([^)]*\)|<[^>]*>|/[^/]*/", " ", french_word)
+            word = word.strip().lower()
             if word:
-                backward[word].append(english)
+                # The English words a French word translates, those where it is the first
+                # sense first, then the more common: the usual sense leads, not the alphabet.
+                found[word].append((min(max(sense, 1), 2), -zipf_frequency(english, "en"), english))
+    backward = {word: [e for _, _, e in sorted(glosses)] for word, glosses in found.items()}
     hand = hand_glosses("fr")
     wanted = {w.lower() for w in deck_words("fr")} | set(top_n_list("fr", top)) | set(hand)
     lexicon = {}
@@ -146,6 +174,8 @@ def french(fra_eng: str, eng_fra: str, top: int) -> dict[str, list[str]]:
         glosses = keep(hand.get(word) or forward.get(word, []) + backward.get(word, []))
         if glosses:
             lexicon[word] = glosses
+        if word not in forward:
+            VERBS["fr"].discard(word)
     return lexicon
 
 
@@ -178,20 +208,26 @@ def chinese(cedict: str, top: int) -> dict[str, list[str]]:
         glosses = keep(hand.get(word) or senses)
         if glosses:
             lexicon[word] = glosses
+            first = next(s for s in senses if clean(s) == glosses[0]) if not hand.get(word) else ""
+            if re.match(r"\s*(\([^)]*\)\s*)*to ", first):
+                VERBS["zh"].add(word)
     return lexicon
 
 
 def write(language: str, lexicon: dict[str, list[str]], header: str) -> None:
     """One word a line: the word, a tab, its glosses joined by "; ", and for a name a
     tab and ``name`` (a bot reads it, never writes it), for a keyword of the built-in
-    deck a tab and ``keyword`` (its meanings are ready before a game needs them)."""
-    names = NAMES[language]
+    deck a tab and ``keyword`` (its meanings are ready before a game needs them), for a
+    verb a tab and ``verb`` (read, never written)."""
+    names, verbs = NAMES[language], VERBS[language]
     keywords = (
         {w.lower() for w in deck_words(language)} if language == "fr" else set(deck_words(language))
     )
 
     def kind(word: str) -> str:
-        return "\tkeyword" if word in keywords else "\tname" if word in names else ""
+        if word in keywords:
+            return "\tkeyword"
+        return "\tname" if word in names else "\tverb" if word in verbs else ""
 
     lines = [
         f"{word}\t{'; '.join(glosses)}{kind(word)}" for word, glosses in sorted(lexicon.items())
