@@ -51,6 +51,7 @@ class Lexicon:
         self.names = names
         """Words that are names only (a place, a person): a bot reads them, never writes them."""
         self.verbs = verbs
+        self._plain: dict[str, str] | None = None
         """Words that are verbs only: read, never written (players' clues are nearly all
         nouns and adjectives, and a verb's English gloss is often a noun of another sense:
         "to drill" is not a drill)."""
@@ -67,14 +68,32 @@ class Lexicon:
         found = self.entries.get(text)
         if found:
             return found
+        plain = _unaccented(text)
+        listed = self._unaccented().get(plain)
+        if listed:  # written without its accents, as on many phones ("foret", "ete")
+            return self.entries[listed]
         for form in _french_forms(text):
             found = self.entries.get(form)
             if found:
                 return found
-        plain = "".join(
-            c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)
-        )
+        for form in _french_forms(plain):
+            listed = self._unaccented().get(form)
+            if listed:
+                return self.entries[listed]
         return (plain.replace("œ", "oe"),)
+
+    def _unaccented(self) -> dict[str, str]:
+        """Each listed word by its letters without accents (the most common when two
+        words differ by their accents alone: "peche" is "pêche")."""
+        if self._plain is None:
+            from wordfreq import zipf_frequency
+
+            ranked = sorted(self.entries, key=lambda w: -zipf_frequency(w, self.language))
+            plain: dict[str, str] = {}
+            for word in ranked:
+                plain.setdefault(_unaccented(word), word)
+            self._plain = plain
+        return self._plain
 
     def _chinese(self, word: str) -> tuple[str, ...]:
         text = _simplified(unicodedata.normalize("NFC", word).strip())
@@ -95,8 +114,26 @@ class Lexicon:
         return (" ".join(pieces),) if pieces else (text,)
 
 
+FEMININE = (
+    ("euse", "eur"),
+    ("euse", "eux"),
+    ("trice", "teur"),
+    ("ière", "ier"),
+    ("ère", "er"),
+    ("ienne", "ien"),
+    ("enne", "en"),
+    ("onne", "on"),
+    ("elle", "el"),
+    ("ette", "et"),
+    ("ive", "if"),
+)
+"""Feminine endings and their masculine, the form a dictionary lists (``danseuse`` is
+``danseur``, ``sportive`` is ``sportif``)."""
+
+
 def _french_forms(text: str) -> list[str]:
-    """Dictionary forms ``text`` may be an inflection of: its lemma, its singular."""
+    """Dictionary forms ``text`` may be an inflection of: its lemma, its singular, its
+    masculine."""
     import simplemma
 
     forms = [simplemma.lemmatize(text, lang="fr")]
@@ -104,9 +141,15 @@ def _french_forms(text: str) -> list[str]:
         forms.append(text[:-1])
     if text.endswith("aux"):
         forms.append(text[:-3] + "al")
+    singular = text[:-1] if text.endswith("s") else text
+    forms.extend(singular[: -len(end)] + male for end, male in FEMININE if singular.endswith(end))
     if text.endswith("e"):
         forms.append(text[:-1])  # a feminine adjective
     return forms
+
+
+def _unaccented(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
 
 
 @cache

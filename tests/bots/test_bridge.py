@@ -36,6 +36,10 @@ def test_a_french_word_is_read_through_its_glosses_its_lemma_or_as_written() -> 
     assert english(["Abeille"], "fr")[0][0] == "bee"
     assert english(["chevaux"], "fr")[0][0] == english(["cheval"], "fr")[0][0] == "horse"
     assert english(["l'abeille"], "fr")[0][0] == "bee"
+    # Written without accents, as on many phones, or in the feminine: the listed word.
+    assert "foret" not in lexicon("fr").entries and english(["foret"], "fr")[0][0] == "forest"
+    assert english(["ete"], "fr")[0][0] == "summer"  # été, not et ("and") and an -e
+    assert english(["boulangère"], "fr")[0][0] == "baker"
     # Not in the list: read as written, accents off (many are English words too).
     assert english(["Zwxqéy"], "fr") == [("zwxqey",)]
 
