@@ -7,6 +7,11 @@ The best few are then put to the room's clue checker, and the first it takes
 without a warning is written: never a keyword, a form of one or a relative,
 never a word written for another leaf, never a blocklisted word (those are not
 candidates at all).
+
+In a French or Chinese room a candidate is a word of that language, and it must
+reach the pair in each of its senses (its English glosses), not only on the
+average of them: a person reads a word in its own sense, not the bridge's, so
+朝廷 (the emperor's court) is never a clue for a basketball court.
 """
 
 from __future__ import annotations

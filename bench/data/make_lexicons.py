@@ -27,7 +27,9 @@ Sources (nothing is downloaded by the script; fetch them with the ordinary clien
 
 Kept: the entries whose headword is a keyword or among the ``--top`` most frequent
 words of the language, each with at most four English glosses of at most three plain
-words (senses such as "surname X", "variant of ...", measure words and notes dropped).
+words (senses such as "surname X", "variant of ...", measure words dropped; a short
+note that says the sense kept, "(royal) court" as "royal court"), each marked when it
+is a keyword, a name or a verb only.
 
     .venv/bin/python bench/data/make_lexicons.py --fra-eng ... --eng-fra ... --cedict ...
 """
