@@ -11,15 +11,51 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.bots.model import Embedder
-from app.bots.vocabulary import candidate_vectors, candidate_words
+from app.bots.vocabulary import (
+    ClueWords,
+    candidate_vectors,
+    candidate_words,
+    foreign_clue_words,
+    learn_keywords,
+)
 
 
 class Brain:
-    def __init__(self, embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        foreign_words: int | None = None,
+        ready_keywords: bool = True,
+    ) -> None:
+        """``foreign_words``: how many clue words of another language (by default
+        ``vocabulary.FOREIGN_SIZE``); ``ready_keywords``: whether the deck's keywords of
+        another language are embedded ahead of its first game. A test's brain takes a
+        few hundred words and no keywords, which it makes in seconds on a clean machine."""
         self.embedder = embedder or Embedder()
         self.words = candidate_words()
         """The words a bot may write as clues, most frequent first."""
         self.word_vectors = candidate_vectors(self.embedder)
+        self._foreign_words = foreign_words
+        self._ready_keywords = ready_keywords
+        self._clue_words: dict[str, ClueWords] = {}
+
+    def clue_words(self, language: str) -> ClueWords:
+        """The words a bot may write in a room of ``language`` and what they mean.
+        Another language's are made the first time a room of it needs them, with the
+        meanings of its deck's keywords (some 40 s on one core the first time, then read
+        from the disk cache in well under a second)."""
+        if language not in ("fr", "zh"):
+            return ClueWords(self.words, self.word_vectors)
+        if language not in self._clue_words:
+            from app.bots.guessing import TEMPLATES
+
+            if self._ready_keywords:
+                learn_keywords(language, self.embedder, ("{}", *TEMPLATES))
+            self._clue_words[language] = foreign_clue_words(
+                language, self.embedder, self._foreign_words
+            )
+        return self._clue_words[language]
 
     def vectors(self, words: Sequence[str]) -> Any:
         """Unit vectors of ``words``, lowercase (the model knows no case)."""

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Protocol
 
+from app.bots.bridge import meanings
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS
 
 TEMPLATES: tuple[str, ...] = ("words about {}", "{} things")
@@ -61,6 +62,7 @@ def best_board(
     board: Mapping[int, Laid],
     rejected: frozenset[tuple[int, str, int]],
     brain: Vectors,
+    language: str = "en",
 ) -> dict[int, Laid]:
     """The whole board: ``board`` as it is, its free spots filled as the clues say best.
 
@@ -79,7 +81,7 @@ def best_board(
     if not free_spots or len(free_cards) < len(free_spots):
         return result
     seen = sorted(cards)  # the table's keywords, free or laid: the same mean all clover long
-    fit = relatedness(clues, [w for card in seen for w in cards[card]], brain)
+    fit = relatedness(clues, [w for card in seen for w in cards[card]], brain, language)
     first = {card: 4 * seen.index(card) for card in free_cards}
     # share[card, spot, rotation]: what that card adds lying there, so turned
     share = np.full((len(free_cards), len(SPOTS), len(ROTATIONS)), -np.inf)
@@ -100,16 +102,16 @@ def best_board(
     return result
 
 
-def relatedness(clues: Sequence[str], keywords: Sequence[str], brain: Vectors) -> Any:
+def relatedness(
+    clues: Sequence[str], keywords: Sequence[str], brain: Vectors, language: str = "en"
+) -> Any:
     """``len(clues) x len(keywords)``: how related each clue is to each keyword, relative
-    to these keywords (the table's, all of them: their mean is what they share)."""
+    to these keywords (the table's, all of them: their mean is what they share). In a
+    French or Chinese room, words are read through their English glosses (``bridge``)."""
     import numpy as np
 
     words = [*clues, *keywords]
-    said = [template.format(word) for template in TEMPLATES for word in words]
-    vectors = np.asarray(brain.vectors(said), dtype=np.float64)
-    summed = vectors.reshape(len(TEMPLATES), len(words), -1).sum(axis=0)
-    summed /= np.linalg.norm(summed, axis=1, keepdims=True)
+    summed: Any = meanings(brain, words, language, TEMPLATES)
     relative = summed - summed[len(clues) :].mean(axis=0)
     relative /= np.maximum(np.linalg.norm(relative, axis=1, keepdims=True), 1e-12)
     return relative[: len(clues)] @ relative[len(clues) :].T

