@@ -67,8 +67,12 @@ def fits(player: Player, *selectors: str) -> None:
     band = lesson.bounding_box() if lesson.count() else None
     top = 0 if band is None else band["y"] + band["height"] - 1
     for selector in selectors:
-        box = player.page.locator(selector).first.bounding_box()
-        assert box is not None, selector
+        # A bot's move draws the stage again: an element measured as it is swapped out
+        # has no box, so the one drawn in its place is measured instead.
+        box = kit.wait_for(
+            player.page.locator(selector).first.bounding_box, lambda b: b is not None, what=selector
+        )
+        assert box is not None
         assert box["y"] >= top, (selector, box, band)
         assert box["y"] + box["height"] <= PHONE["height"], (selector, box)
 
