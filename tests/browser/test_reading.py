@@ -625,8 +625,8 @@ def test_latin_words_read_sideways_on_the_side_leaves_of_a_chinese_room(
     page.locator(".board .spot-3 .card").wait_for()
     _latin_reads_as_latin(page, ".resolve .board", {"Hamburger", "DNA"}, "rebuilding")
     _words_ok(page, "#stage", "zh 360x740, rebuilding")
-    # The built-in decks hold no Latin keyword; a deck that did would have its keywords
-    # cut by the same filter as the clues: here they are, by the side leaves.
+    # The built-in Chinese deck holds no Latin keyword; a custom one (SOCLOVER_KEYWORDS_ZH)
+    # may, and its keywords are cut by the same filter as the clues: here they are.
     keywords = ["Sandwich", "Tofu", "Wi-Fi密码", "3D"]
     shown = [str(vertical_markup(w)) for w in keywords]
     page.evaluate(
