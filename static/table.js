@@ -273,12 +273,52 @@
     });
   });
 
+  // A clue cut into script runs as the server cuts it (app/web/vertical.py, which says
+  // why): on a Chinese room's side leaves a Latin word lies sideways, Chinese stands.
+  var UPRIGHT = "\u1100-\u11ff\u2e80-\u2fff\u3000-\u303f\u3040-\u30ff\u3100-\u31ff" +
+    "\u3200-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff" +
+    "\ufe10-\ufe1f\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3ffff}";
+  var SPLIT = new RegExp("([" + UPRIGHT + "]+)", "u");
+  var WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
+  var COMBINED = /^[A-Za-z0-9]{1,2}$/;
+  function runsOf(text) {
+    var runs = [];
+    var add = function (kind, part) {
+      if (!part) return;
+      var last = runs[runs.length - 1];
+      if (kind === "upright" && last && last[0] === "upright") last[1] += part;
+      else runs.push([kind, part]);
+    };
+    text.split(SPLIT).forEach(function (part, i) {
+      if (i % 2 === 1) { add("upright", part); return; }
+      var chars = Array.from(part);
+      var first = -1, last = -1;
+      chars.forEach(function (ch, k) { if (WORD_CHAR.test(ch)) { if (first < 0) first = k; last = k + 1; } });
+      if (first < 0) { add("upright", part); return; }
+      var core = chars.slice(first, last).join("");
+      add("upright", chars.slice(0, first).join(""));
+      add(COMBINED.test(core) ? "combined" : "sideways", core);
+      add("upright", chars.slice(last).join(""));
+    });
+    return runs;
+  }
+  function showRuns(el, text) {
+    el.textContent = "";
+    runsOf(text).forEach(function (run) {
+      if (run[0] === "upright") { el.appendChild(document.createTextNode(run[1])); return; }
+      var span = document.createElement("span");
+      span.className = "run " + run[0];
+      span.textContent = run[1];
+      el.appendChild(span);
+    });
+  }
+
   // Mirror a clue being typed onto its leaf.
   document.addEventListener("input", function (event) {
     var input = event.target;
     if (!input.id || input.id.indexOf("clue-") !== 0) return;
     var mirror = document.querySelector('[data-mirror="' + input.id + '"]');
-    if (mirror) mirror.textContent = input.value.trim() || "…";
+    if (mirror) showRuns(mirror, input.value.trim() || "…");
   });
 
   // --- clues saved as they are typed ---------------------------------------------------
@@ -328,7 +368,7 @@
         htmx.trigger(field, "recheck");
       }
       var mirror = leaf.querySelector('[data-mirror="' + field.id + '"]');
-      if (mirror) mirror.textContent = field.value.trim() || "…";
+      if (mirror) showRuns(mirror, field.value.trim() || "…");
     });
   }
   document.addEventListener("DOMContentLoaded", takeSaved);

@@ -26,6 +26,7 @@ from app.rules.lesson import steps as lesson_steps
 from app.rules.practice import DEALS as PRACTICE_DEALS
 from app.rules.text import N_, Text
 from app.web.i18n import INTERFACES, Message, localize, translations
+from app.web.vertical import vertical_markup
 
 TEMPLATES = Path(__file__).resolve().parents[1] / "templates"
 
@@ -149,6 +150,7 @@ def make_environment(lang: str) -> Environment:
     said = translations(lang).gettext
     env.filters["edges"] = edges
     env.filters["as_read"] = as_read
+    env.filters["runs"] = vertical_markup
     env.filters["t"] = lambda message: localize(message, lang)
     env.filters["listed"] = lambda items: said(LIST_SEPARATOR).join(map(str, items))
     # seats to their players' names, through a room's ``names`` (seat -> name)

@@ -191,7 +191,11 @@ def test_three_players_play_a_whole_game_from_the_home_page(open_player: OpenPla
             if s is wrong:
                 continue
             spot = page.locator(f".board .spot-{s['spot']}.locked")
-            assert spot.locator(".lock").inner_text() == "🔒"
+            # The padlock drawn by the page (no emoji font needed), whole on its card.
+            icon = spot.locator(".lock svg.icon-lock").bounding_box()
+            card = spot.locator(".card").bounding_box()
+            assert icon and card and icon["width"] >= 10 and icon["height"] >= 10
+            assert card["x"] <= icon["x"] and icon["x"] + icon["width"] <= card["x"] + card["width"]
             assert spot.locator(f'.card[data-card="{s["card"]}"]').is_disabled()
         tried = page.locator(".board-panel .tried")
         assert f"{top_word} on top, {SPOT_NAMES[wrong['spot']]} ✗" in tried.inner_text()

@@ -8,7 +8,9 @@ At 360 x 740 and 390 x 844, in English, French and Chinese rooms:
 - a pool card keeps its place when another player takes or returns another card;
 - every keyword, clue and mark is drawn at 12px or more (no transform shrinks it), whole
   on one line and inside its card, the capitals' accents included, with 8 cards in play;
-- the Spectator's instruction is never cut.
+- the Spectator's instruction is never cut;
+- in a Chinese room a Latin word on a side leaf lies sideways, whole on one line, inside
+  its leaf at 12px or more, Chinese standing beside it (drawn in Noto Sans CJK in CI).
 """
 
 from __future__ import annotations
@@ -20,10 +22,11 @@ from typing import Any
 import pytest
 
 from app.rules.deck import builtin_deck_path, load_deck
+from app.web.vertical import vertical_markup
 
 from .. import kit
 from ..kit import http
-from .conftest import PHONE, OpenPlayer, Player, fitted
+from .conftest import PHONE, REQUIRED, OpenPlayer, Player, fitted
 
 
 @pytest.fixture
@@ -492,3 +495,148 @@ def test_every_word_is_whole_and_12px_or_more(
     page.locator(".recap-clover").wait_for()
     sizes.append(_words_ok(page, ".recap", f"{where}, the clovers so far"))
     print(f"{where}: smallest word drawn {min(sizes):.1f}px")
+
+
+# --- 6. Latin words in a Chinese room ---------------------------------------------------------
+
+# Each run of Latin letters on a side leaf, as drawn: its box, the box of each of its
+# letters, the box of its leaf, its size as drawn, and the length the same run takes
+# written across in the same font (a run lying sideways is as long down the leaf as that;
+# letters standing one under the other take an em each, far longer).
+LATIN_RUNS_JS = """(root) => {
+    const out = [];
+    for (const leaf of document.querySelectorAll(`${root} .leaf-1, ${root} .leaf-3`)) {
+        const lb = leaf.getBoundingClientRect();
+        for (const run of leaf.querySelectorAll(".run.sideways")) {
+            const text = run.firstChild;
+            const range = document.createRange(); range.selectNodeContents(text);
+            const r = range.getBoundingClientRect();
+            const letters = [];
+            for (let i = 0; i < text.length; i++) {
+                const one = document.createRange(); one.setStart(text, i); one.setEnd(text, i + 1);
+                const b = one.getBoundingClientRect();
+                letters.push({left: b.left, top: b.top, width: b.width, height: b.height});
+            }
+            const across = document.createElement("span");
+            across.style.cssText =
+                "position:absolute;writing-mode:horizontal-tb;white-space:nowrap";
+            const cs = getComputedStyle(run);
+            across.style.font = cs.font; across.textContent = text.data;
+            document.body.appendChild(across);
+            const acrossWidth = across.getBoundingClientRect().width;
+            across.remove();
+            out.push({leaf: leaf.className.baseVal ?? leaf.className, text: text.data,
+                      box: {left: r.left, right: r.right, top: r.top, bottom: r.bottom,
+                            width: r.width, height: r.height},
+                      leafBox: {left: lb.left, right: lb.right, top: lb.top, bottom: lb.bottom},
+                      letters, acrossWidth, size: parseFloat(cs.fontSize),
+                      orientation: cs.textOrientation, upright: run.parentElement.closest(".pw")
+                        ? null : run.parentElement.textContent});
+        }
+    }
+    return out;
+}"""
+
+# The font the browser drew a leaf's Chinese with (Chrome's own account of it).
+DRAWN_FONT_CDP = "CSS.getPlatformFontsForNode"
+
+
+def _drawn_fonts(page: Any, selector: str) -> list[str]:
+    session = page.context.new_cdp_session(page)
+    try:
+        session.send("DOM.enable")
+        session.send("CSS.enable")
+        root = session.send("DOM.getDocument")["root"]["nodeId"]
+        node = session.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+        fonts = session.send(DRAWN_FONT_CDP, {"nodeId": node})["fonts"]
+        return [f["familyName"] for f in fonts]
+    finally:
+        session.detach()
+
+
+def _latin_reads_as_latin(page: Any, root: str, expected: set[str], where: str) -> None:
+    fitted(page)
+    runs = page.evaluate(LATIN_RUNS_JS, root)
+    assert {r["text"] for r in runs} >= expected, f"{where}: {[r['text'] for r in runs]}"
+    for run in runs:
+        label = f"{where}: {run['text']!r} on {run['leaf']}"
+        box, leaf = run["box"], run["leafBox"]
+        assert run["orientation"] == "sideways", label
+        # Lying along the leaf: taller than wide, as long as the word written across.
+        assert box["height"] > box["width"], f"{label}: {box}"
+        assert abs(box["height"] - run["acrossWidth"]) <= 0.1 * run["acrossWidth"] + 1, (
+            f"{label}: {box['height']:.1f} down the leaf, {run['acrossWidth']:.1f} across"
+        )
+        # Its letters one after the other in one line, read downwards, none on a line of
+        # its own (a letter standing alone takes an em of the leaf; these take their width).
+        letters = run["letters"]
+        assert len({round(a["left"]) for a in letters}) == 1, f"{label}: {letters}"
+        for a, b in itertools.pairwise(letters):
+            assert b["top"] >= a["top"] + a["height"] - 0.5, f"{label}: {a} {b}"
+        narrow = [a for a in letters if a["height"] < 0.8 * run["size"]]
+        assert narrow, f"{label}: every letter an em tall, as if standing: {letters}"
+        # Inside its leaf, and big enough to read.
+        assert box["left"] >= leaf["left"] - 0.5 and box["right"] <= leaf["right"] + 0.5, label
+        assert box["top"] >= leaf["top"] - 0.5 and box["bottom"] <= leaf["bottom"] + 0.5, label
+        assert run["size"] >= 12, f"{label}: {run['size']}px"
+
+
+LATIN_CLUES = ["汉堡", "Hamburger", "巧克力", "DNA双螺旋"]
+"""A clover's clues: a Latin word on the right leaf, a mixed clue on the left."""
+
+
+def test_latin_words_read_sideways_on_the_side_leaves_of_a_chinese_room(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    players = lang_table(server.url, 3, 1, "zh")
+    players[0].act("start")
+    for p in players:
+        p.act("clues", clues=LATIN_CLUES)
+    writer = seated(open_player, players[1], PHONE, locale="zh-CN")
+    page = writer.page
+    page.locator(".write .clover").wait_for()
+    if REQUIRED:  # CI reads the Chinese pages in the font of Android phones
+        assert _drawn_fonts(page, ".write .leaf-0 .clue") == ["Noto Sans CJK SC"]
+    _latin_reads_as_latin(page, ".write .clover", {"Hamburger", "DNA"}, "the clues as saved")
+    _words_ok(page, "#stage", "zh 360x740, the clues as saved")
+    # Chinese stays upright beside the Latin run: the mixed clue reads on after it.
+    mixed = page.locator(".write .leaf-3 .clue")
+    assert mixed.locator(".run.sideways").all_inner_texts() == ["DNA"]
+    # Typed: the leaf cuts the clue as the server does, as it is typed.
+    page.locator("#clue-1").fill("Chocolate")
+    page.locator("#clue-3").fill("iPhone手机")
+    page.locator(".write .leaf-3 .clue .run.sideways", has_text="iPhone").wait_for()
+    page.locator(".write .leaf-1 .clue .run.sideways", has_text="Chocolate").wait_for()
+    _latin_reads_as_latin(page, ".write .clover", {"Chocolate", "iPhone"}, "the clues typed")
+    _words_ok(page, "#stage", "zh 360x740, the clues typed")
+    page.locator("#clue-3").fill("3D打印")
+    page.locator(".write .leaf-3 .clue .run.combined", has_text="3D").wait_for()
+    _words_ok(page, "#stage", "zh 360x740, two letters in one cell")
+    players[1].act("clues", clues=LATIN_CLUES)
+
+    for p in players:
+        p.act("done")
+    holder = holder_of(players)
+    truth = sorted(kit.solution(players), key=lambda s: s["spot"])
+    for s in truth:
+        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+    guesser = seated(open_player, holder, PHONE, locale="zh-CN", bypass_csp=True)
+    page = guesser.page
+    page.locator(".board .spot-3 .card").wait_for()
+    _latin_reads_as_latin(page, ".resolve .board", {"Hamburger", "DNA"}, "rebuilding")
+    _words_ok(page, "#stage", "zh 360x740, rebuilding")
+    # The built-in Chinese deck holds no Latin keyword; a custom one (SOCLOVER_KEYWORDS_ZH)
+    # may, and its keywords are cut by the same filter as the clues: here they are.
+    keywords = ["Sandwich", "Tofu", "Wi-Fi密码", "3D"]
+    shown = [str(vertical_markup(w)) for w in keywords]
+    page.evaluate(
+        """(shown) => { let i = 0;
+            for (const w of document.querySelectorAll(".resolve .board .leaf-1 .pw, "
+                                                      + ".resolve .board .leaf-3 .pw"))
+                w.innerHTML = shown[i++ % shown.length];
+            dispatchEvent(new Event("resize")); }""",
+        shown,
+    )
+    page.locator(".leaf-3 .pw .run.sideways", has_text="Wi-Fi").wait_for()
+    _latin_reads_as_latin(page, ".resolve .board", {"Sandwich", "Tofu", "Wi-Fi"}, "keywords")
+    _words_ok(page, "#stage", "zh 360x740, Latin keywords by the side leaves")
