@@ -62,7 +62,8 @@
   // when the table refuses it, the board having moved on meanwhile).
   var unsent = null; // {verb, path, values} of the last move not sent
   function offlineSaid() {
-    flash(say("Offline", "Not sent: you are offline. Try again once you are back."));
+    if (unsent) flash(say("Held", "Not sent: you are offline. It goes by itself once you are back."));
+    else flash(say("Offline", "Not sent: you are offline. Try again once you are back."));
     var shown = document.querySelector("#flash .flash");
     if (shown) shown.dataset.offline = "1";
   }
@@ -96,9 +97,10 @@
   });
   document.addEventListener("htmx:sendError", function (event) {
     if (!toTable(event.detail)) return;
-    unsent = heldMove(event.detail);
+    // Lost on its way while the phone still thinks it is online: no "online" will come
+    // to send it again, so it is tried again by hand.
+    unsent = navigator.onLine === false ? heldMove(event.detail) : null;
     offlineSaid();
-    if (navigator.onLine !== false) unsent = null; // a failure online: tried again by hand
   });
   window.addEventListener("online", sendHeld);
 

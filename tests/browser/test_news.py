@@ -41,8 +41,11 @@ NEWS_JS = """() => {
     const root = getComputedStyle(document.documentElement);
     const reserved = parseFloat(root.getPropertyValue("--head-h"))
         + parseFloat(root.getPropertyValue("--news-h"));
-    const buttons = [...document.querySelectorAll("#stage .clock-box button, #stage .clock-box .clock")]
-        .map(b => { const q = b.getBoundingClientRect(); return [q.top, q.bottom, q.left, q.right]; });
+    const clock = "#stage .clock-box button, #stage .clock-box .clock";
+    const buttons = [...document.querySelectorAll(clock)].map(b => {
+        const q = b.getBoundingClientRect();
+        return [q.top, q.bottom, q.right];
+    });
     return {
         text: news.innerText.trim(),
         scrollHeight: news.scrollHeight, clientHeight: news.clientHeight,
@@ -72,10 +75,12 @@ def whole(news: dict[str, Any]) -> list[str]:
         wrong.append(f"off the screen at {news['top']},{news['left']}: {said}")
     if news["bottom"] > news["reserved"] + 1:
         wrong.append(f"over the page: ends at {news['bottom']}, room to {news['reserved']}: {said}")
-    for top, bottom, left, right in news["buttons"]:
+    for top, bottom, right in news["buttons"]:
         if top < news["top"] - 0.5 or bottom > news["bottom"] + 0.5 or right > news["right"]:
-            wrong.append(f"a clock button outside the line: {top}..{bottom} not in "
-                         f"{news['top']}..{news['bottom']}")
+            wrong.append(
+                f"a clock button outside the line: {top}..{bottom} not in "
+                f"{news['top']}..{news['bottom']}"
+            )
     return wrong
 
 
@@ -95,21 +100,17 @@ def _page(open_player: OpenPlayer, seat: kit.Player, lang: str = "en") -> Player
     return player
 
 
-def _to_last_try(players: list[kit.Player]) -> tuple[list[kit.Player], kit.Player]:
-    """Clues written, a first try all wrong and agreed: the clover's last try."""
-    kit.start_and_write_clues(players)
-    spectator = kit.spectator_of(players)
+def _wrong_then_agreed(players: list[kit.Player], spectator: kit.Player) -> None:
+    """A first try all wrong, agreed by every guesser: the clover's last try begins."""
     guessers = [p for p in players if p.seat != spectator.seat]
     cards = [c["card"] for c in guessers[0].state()["resolution"]["pool"]]
     truth = {s["spot"]: s["card"] for s in kit.solution(players)}
-    # each spot given a card that is not its own
-    for spot in range(4):
+    for spot in range(4):  # each spot given a card that is not its own
         wrong = next(c for c in cards if c != truth[spot])
         cards.remove(wrong)
         guessers[0].act("place", card=wrong, spot=spot)
     for guesser in guessers:
         guesser.act("agree")
-    return guessers, spectator
 
 
 def _news(player: Player) -> dict[str, Any]:
@@ -130,14 +131,7 @@ def test_the_last_try_is_read_whole_on_a_page_opened_then(
     guesser = next(p for p in players if p.seat not in (spectator.seat, host.seat))
     live = _page(open_player, guesser, lang)
     guessers = [p for p in players if p.seat != spectator.seat]
-    cards = [c["card"] for c in guesser.state()["resolution"]["pool"]]
-    truth = {s["spot"]: s["card"] for s in kit.solution(players)}
-    for spot in range(4):
-        wrong = next(c for c in cards if c != truth[spot])
-        cards.remove(wrong)
-        guesser.act("place", card=wrong, spot=spot)
-    for p in guessers:
-        p.act("agree")
+    _wrong_then_agreed(players, spectator)
     live.page.locator("#announce [data-cue=checked]").wait_for()
     assert live.page.locator(".attempt").count() == 1
     assert whole(_news(live)) == []
@@ -164,10 +158,38 @@ def _every_sentence(view: dict[str, Any], me: int, lang: str) -> set[str]:
     who, other = others[0], others[-1]
     forms: list[dict[str, Any]] = [{}]
     for kind in (
-        "join", "watch", "sit", "send_away", "watchers_chat", "leave", "drop", "refuse",
-        "withdraw", "claims_by", "kick", "add_bot", "stand_in", "settings", "start", "clues",
-        "done", "undone", "place", "remove", "rotate", "agree", "lock", "unagree", "next",
-        "timer", "pause", "resume", "timeout", "again", "claim", "allow",
+        "join",
+        "watch",
+        "sit",
+        "send_away",
+        "watchers_chat",
+        "leave",
+        "drop",
+        "refuse",
+        "withdraw",
+        "claims_by",
+        "kick",
+        "add_bot",
+        "stand_in",
+        "settings",
+        "start",
+        "clues",
+        "done",
+        "undone",
+        "place",
+        "remove",
+        "rotate",
+        "agree",
+        "lock",
+        "unagree",
+        "next",
+        "timer",
+        "pause",
+        "resume",
+        "timeout",
+        "again",
+        "claim",
+        "allow",
     ):
         for extra in (
             {},
@@ -185,8 +207,13 @@ def _every_sentence(view: dict[str, Any], me: int, lang: str) -> set[str]:
         ):
             forms.append(
                 {
-                    "type": kind, "seat": view["players"][1]["seat"], "name": who,
-                    "removed": other, "claimed": other, "stood_in": other, "bot": other,
+                    "type": kind,
+                    "seat": view["players"][1]["seat"],
+                    "name": who,
+                    "removed": other,
+                    "claimed": other,
+                    "stood_in": other,
+                    "bot": other,
                     **extra,
                 }
             )
@@ -236,17 +263,7 @@ def test_the_longest_french_sentence_of_each_phase_is_whole(
     _read_every_sentence(page, host.state(), host.seat)
 
     # the last try: its own sentences, longer
-    spectator = kit.spectator_of(players)
-    guessers = [p for p in players if p.seat != spectator.seat]
-    cards = [c["card"] for c in guessers[0].state()["resolution"]["pool"]]
-    truth = {s["spot"]: s["card"] for s in kit.solution(players)}
-    for spot in range(4):
-        wrong = next(c for c in cards if c != truth[spot])
-        cards.remove(wrong)
-        guessers[0].act("place", card=wrong, spot=spot)
-    for guesser in guessers:
-        guesser.act("agree")
-    page.page.locator(".attempt").wait_for()
+    _wrong_then_agreed(players, kit.spectator_of(players))
     kit.room_when(
         server.url, host.code, lambda s: s["resolution"]["attempt"] == 2, what="the last try"
     )
@@ -263,8 +280,10 @@ def _play_out(players: list[kit.Player]) -> None:
             return
         spectator = kit.spectator_of(players)
         guessers = [p for p in players if p.seat != spectator.seat]
-        for spot in sorted(kit.solution(players), key=lambda s: s["spot"]):
-            guessers[0].act("place", card=spot["card"], spot=spot["spot"], rotation=spot["rotation"])
+        for slot in kit.solution(players):
+            guessers[0].act(
+                "place", card=slot["card"], spot=slot["spot"], rotation=slot["rotation"]
+            )
         for guesser in guessers:
             guesser.act("agree")
         guessers[0].act("next")
@@ -362,9 +381,7 @@ def test_an_offline_move_refused_on_its_return_says_why(
     assert seat.state()["resolution"]["board"][0]["card"] == pool[1]
 
 
-def test_play_again_opens_the_lobby_at_its_top(
-    server: kit.Server, open_player: OpenPlayer
-) -> None:
+def test_play_again_opens_the_lobby_at_its_top(server: kit.Server, open_player: OpenPlayer) -> None:
     players = _table(server.url)
     kit.start_and_write_clues(players)
     _play_out(players)
@@ -405,6 +422,8 @@ def test_done_on_the_clues_leaves_the_page_at_what_comes_next(
             return h.top >= news.bottom - 0.5 && h.bottom <= innerHeight;
         }"""
     )
-    assert page.evaluate("scrollY + innerHeight") < page.evaluate(
-        "document.documentElement.scrollHeight"
-    ) or page.evaluate("scrollY") == 0
+    assert (
+        page.evaluate("scrollY + innerHeight")
+        < page.evaluate("document.documentElement.scrollHeight")
+        or page.evaluate("scrollY") == 0
+    )
