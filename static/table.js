@@ -57,20 +57,52 @@
   // A move made offline is not lost in silence: it is not sent, and the page says so (the
   // chosen card stays chosen, to be laid again once the connection is back). The same
   // when a request fails on its way. A clue's check as it is typed just waits for the next.
-  function offlineSaid() { flash(say("Offline", "Not sent: you are offline. Try again once you are back.")); }
+  // Once the phone is back online, the move held is sent again, once: the warning goes,
+  // and the answer says what became of it (nothing when it went through, the reason
+  // when the table refuses it, the board having moved on meanwhile).
+  var unsent = null; // {verb, path, values} of the last move not sent
+  function offlineSaid() {
+    if (unsent) flash(say("Held", "Not sent: you are offline. It goes by itself once you are back."));
+    else flash(say("Offline", "Not sent: you are offline. Try again once you are back."));
+    var shown = document.querySelector("#flash .flash");
+    if (shown) shown.dataset.offline = "1";
+  }
   function toTable(detail) {
     var target = detail && (detail.target || (detail.requestConfig && detail.requestConfig.target));
     return !!target && target.id === "flash";
   }
+  function heldMove(detail) {
+    var config = detail && detail.requestConfig;
+    if (!config || !config.formData) return null;
+    var values = {};
+    config.formData.forEach(function (value, key) { if (typeof value === "string") values[key] = value; });
+    return { verb: config.verb || "post", path: config.path, values: values };
+  }
+  function sendHeld() {
+    var move = unsent;
+    unsent = null;
+    var shown = document.querySelector("#flash .flash[data-offline]");
+    if (shown) clearFlash();
+    if (!move || !move.path || !table()) return;
+    htmx.ajax(move.verb, move.path, {
+      values: move.values, target: "#flash", swap: "innerHTML", source: table()
+    }).catch(function () {});
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (navigator.onLine === false && toTable(event.detail)) {
       event.preventDefault();
+      unsent = heldMove(event.detail);
       offlineSaid();
     }
   });
   document.addEventListener("htmx:sendError", function (event) {
-    if (toTable(event.detail)) offlineSaid();
+    if (!toTable(event.detail)) return;
+    // Lost on its way while the phone still thinks it is online: no "online" will come
+    // to send it again, so it is tried again by hand.
+    unsent = navigator.onLine === false ? heldMove(event.detail) : null;
+    offlineSaid();
   });
+  window.addEventListener("online", sendHeld);
 
   // --- choosing and placing cards -----------------------------------------------------
 
@@ -691,15 +723,25 @@
   // A new clover, a check, the reveal: the stage comes into view on every screen.
   var moment = null;
   var quiet = matchMedia("(prefers-reduced-motion: reduce)");
+  // Back in the lobby, the page opens at its top: who is at the table, then Start (on a
+  // phone the lobby's stage comes after the players' list). Once this seat's clues are
+  // in, what it does next (wait, or edit again) is brought into view, not the page's foot.
+  var cluesIn = false;
   function noteMoment(stage, scroll) {
     var now = stage.dataset.moment;
+    var box = chatBox();
+    var sheet = box && box.classList.contains("open");
+    var how = { block: "start", behavior: quiet.matches ? "auto" : "smooth" };
     if (scroll && moment !== null && now !== moment) {
       clearFlash(); // a refusal answered the moment before: left up, it hides the new one
-      var box = chatBox();
-      if (!(box && box.classList.contains("open"))) {
-        stage.scrollIntoView({ block: "start", behavior: quiet.matches ? "auto" : "smooth" });
+      if (!sheet) {
+        if (now === "lobby") window.scrollTo({ top: 0, behavior: how.behavior });
+        else stage.scrollIntoView(how);
       }
     }
+    var done = stage.querySelector("#clues-in");
+    if (scroll && done && !cluesIn && now === moment && !sheet) done.scrollIntoView(how);
+    cluesIn = !!done;
     moment = now;
   }
   document.addEventListener("DOMContentLoaded", function () {
