@@ -39,25 +39,29 @@ _VOWELS = frozenset("aeiouy")
 
 # --- endings (folded: -ité is "ite", -ée is "ee") --------------------------------------
 
-DIMINUTIVES = frozenset({"ette", "et", "on", "ot", "otte", "eau", "ceau"})
-"""Little ones: ``fillette``, ``œillet``, ``chaton``, ``chevreau``, ``lionceau``."""
+DIMINUTIVES = frozenset({"ette", "lette", "et", "on", "ot", "otte", "eau", "ceau"})
+"""Little ones: ``fillette``, ``tartelette``, ``œillet``, ``chaton``, ``chevreau``,
+``lionceau``."""
 NOUN_ENDINGS = DIMINUTIVES | frozenset(
     {
         "erie", "ier", "iere", "iste", "isme", "eur", "euse", "ateur", "atrice", "eron",
         "issier", "isserie", "age", "ment", "ement", "ation", "ition", "ure", "ture",
         "ade", "ee", "oir", "oire", "ite", "esse", "eux", "al", "ial", "ique", "able",
-        "ible", "if", "aire", "ard", "ien", "u",
+        "ible", "if", "aire", "ard", "ien", "u", "ise", "in",
     }
 )  # fmt: skip
 """Endings that make a noun or an adjective."""
+FROM_FEMININES = frozenset({"eur", "ise", "esse", "ment"})
+"""Endings of qualities that go on an adjective's feminine: ``blancheur``,
+``franchise``, ``vieillesse``, ``doucement``."""
 VERB_ENDINGS = frozenset({"er", "ir", "iser", "ifier"})
 """Endings that make a verb, so the word must be one: ``jardiner``, not ``papier``."""
 FROM_VERBS = frozenset({"oir", "oire", "ture"})
 """Endings only a verb takes: ``arrosoir``, ``peinture``; ``mouchoir`` is no
 ``mouche`` + -oir, ``voiture`` no ``voie`` + -ture."""
-FROM_NOUNS = frozenset({"u", "eau", "ceau"})
+FROM_NOUNS = frozenset({"u", "eau", "ceau", "in"})
 """Endings a verb does not take: ``clou`` is no ``clore`` + -u, ``tombeau`` no
-``tomber`` + -eau."""
+``tomber`` + -eau, ``poussin`` no ``pousser`` + -in."""
 FIVE_LETTERS = frozenset({"ite", "ique", "ir", "u", "r", "eau"})
 """Endings a word of four letters or fewer does not take: ``charité`` (char),
 ``vérité`` (ver), ``boutique`` (bout), ``courir`` (cour), ``vertu`` (vert),
@@ -92,6 +96,7 @@ RARER = {
     "ier": 0.5,
     "iere": 0.5,
     "ard": 2.0,
+    "in": 1.0,
 }
 """How much rarer a word with this ending must be than its base. A diminutive
 is rarer than its noun (``chaton``, ``fillette``); a word that looks like one and
@@ -129,11 +134,18 @@ NOUN_PREFIXES = ("pre", "sous", "sou", "sur", "anti", "para", "contre", "entre",
 """Prefixes that make a noun of a noun, far rarer than it: ``surnom``,
 ``antivol``, ``préhistoire``; not ``parade`` (rade) or ``souris`` (ris). Before a
 vowel they take a hyphen (``anti-âge``): ``sureau`` is no ``sur`` + ``eau``."""
-NEGATIVE_PREFIXES = ("in", "im", "il", "ir")
-"""The contrary of an adjective: ``impossible``, ``inconnu``, ``incassable``."""
+NEGATIVE_PREFIXES = ("in", "im", "il", "ir", "mal")
+"""The contrary of an adjective: ``impossible``, ``inconnu``, ``incassable``,
+``malheureux``, ``malhonnête``."""
 ADJECTIVE_ENDINGS = (
     "ble", "ent", "ant", "u", "ile", "ste", "al", "el", "if", "ain", "ide", "eux", "ier",
+    "ect", "act", "ur", "ete", "li",
 )  # fmt: skip
+CONTRARY_PREFIX = "des"
+"""``dés-`` before a vowel makes the contrary of a noun or an adjective
+(``désordre``, ``désagréable``, ``déshonneur``), a word rarer than it by half a step;
+``désert`` and ``désir`` have no word after it."""
+CONTRARY_RARER = 0.5
 """How the adjectives in- takes end, and ``secte`` (of ``insecte``) does not."""
 COMBINING_FORMS = frozenset({"auto", "aero", "tele", "micro", "mini", "photo", "radio", "moto"})
 """Words that only begin compounds: ``autoroute``, ``aéroport``."""
@@ -142,9 +154,13 @@ PREPOSITION_FRONTS = frozenset(
 )
 """Words that begin compounds of a noun (``parapluie``, ``paratonnerre``, ``minuit``);
 the compound is ten times rarer than the noun: ``mirage`` is no ``mi`` + ``rage``."""
-ADJECTIVE_FRONTS = frozenset({"demi", "bon", "bonne", "grand", "grande", "mille", "haut", "petit"})
+ADJECTIVE_FRONTS = frozenset(
+    {"demi", "bon", "bonne", "grand", "grande", "mille", "haut", "petit", "long", "autre"}
+    | {"quelque"}
+)
 """Adjectives and numbers that begin compounds (``bonhomme``, ``bonjour``,
-``millefeuille``), which are three times rarer than their other half."""
+``millefeuille``, ``longtemps``, ``autrefois``), which are three times rarer than
+their other half."""
 ADJECTIVE_FRONT_RARER = 0.5
 COMMON_PART = 3.5
 """How common the other word of a compound must be (``vis``, ``homme``): ``carre``
@@ -206,11 +222,18 @@ def _suffixed(word: str, base: str) -> bool:
     derived, source = french.key(word), french.key(base)
     if source in FUNCTION_WORDS or derived == source or len(derived) < len(source) - 1:
         return False
+    for stem in _feminine_stems(base, source):
+        ending = derived[len(stem) :]
+        fits = derived.startswith(stem) and ending in FROM_FEMININES
+        if fits and _ending_fits(word, base, stem, ending):
+            return True
     for stem in _stems(source):
         if derived.startswith(stem) and derived != stem:
             for ending in _endings_after(stem, derived[len(stem) :], source):
                 if _ending_fits(word, base, stem, ending):
                     return True
+    if _quality(word, base, derived, source):
+        return True
     trade = source[: -3 if source.endswith("ier") else -2]
     if source.endswith("er") and len(source) >= 6 and derived == trade + "erie":
         return True  # the trade and its shop: boulanger, boulangerie; pâtissier, pâtisserie
@@ -221,6 +244,40 @@ def _suffixed(word: str, base: str) -> bool:
         if derived.startswith(root) and len(root) >= SIBLING_ENDINGS.get(ending, len(derived)):
             return True
     return False
+
+
+def _quality(word: str, base: str, derived: str, source: str) -> bool:
+    """Abstract nouns and adjectives whose endings are only told by their accent.
+
+    - -té on an adjective, masculine or feminine (``beauté``, ``bonté``,
+      ``fierté``, ``propreté``, ``pureté``; -al as -au: ``royauté``), a noun
+      and not a past participle (``planté`` is no ``plan`` + -té);
+    - -é on a noun, ten times rarer than it (``argenté``, ``boisé``): no verb's
+      participle is read so, for the noun is no verb;
+    - -ance and -ence for -ant and -ent (``enfance``, ``patience``), no more
+      than ten times as common as the adjective (``chance`` is no ``chant``).
+    """
+    written, made, made_from = french.written(word), french.zipf(word), french.zipf(base)
+    if made > made_from + COMMONER:
+        return False
+    royal = source[:-2] + "aute" if source.endswith("al") else None  # royal: royauté
+    if written.endswith("té") and derived in (source + "te", source + "ete", royal):
+        return not french.is_verb(french.lemma(word))
+    if written.endswith("é") and not written.endswith("ée") and derived == source + "e":
+        return len(source) >= 4 and not french.is_verb(base) and made <= made_from - COMMONER
+    return source.endswith(("ant", "ent")) and derived == source[:-1] + "ce"
+
+
+def _feminine_stems(base: str, source: str) -> set[str]:
+    """Where the endings of qualities go on an adjective: on its feminine
+    (``blanche``: ``blancheur``; ``douce``: ``douceur``; ``vieille``: ``vieillesse``)."""
+    if french.is_verb(base):
+        return set()
+    return {
+        feminine[:-1]
+        for feminine in french.feminines(source)
+        if feminine.endswith("e") and feminine[:-1] != source and len(feminine) >= 4
+    }
 
 
 def _stems(word: str) -> set[str]:
@@ -237,6 +294,10 @@ def _stems(word: str) -> set[str]:
             stems.add(word[:-1])  # mange-able, nourri-ture (not voi-ture)
         if word.endswith("dre"):
             stems.add(word[:-3])  # pein-dre: pein-ture
+    if word.endswith("os") and len(word) >= 5:
+        stems.add(word[:-1])  # héros: héro-ïque, héro-ïsme
+    if word.endswith("oie"):
+        stems.add(word[:-2] + "y")  # joie: joy-eux, soie: soy-eux
     for ending, replacement in (("ique", "ic"), ("oire", "or"), ("ie", ""), ("ie", "ic")):
         if word.endswith(ending):
             stems.add(word[: -len(ending)] + replacement)
@@ -337,6 +398,9 @@ def _prefixed(word: str, base: str) -> bool:
             continue
         elif prefix in NEGATIVE_PREFIXES:
             if rest_key.endswith(ADJECTIVE_ENDINGS):
+                return True
+        elif prefix == CONTRARY_PREFIX and (rest_key[0] in _VOWELS or rest_key[0] == "h"):
+            if same and french.zipf(word) <= french.zipf(base) - CONTRARY_RARER:
                 return True
         elif (
             prefix in NOUN_PREFIXES
