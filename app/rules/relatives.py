@@ -18,8 +18,10 @@ singular) look related when:
    (``Bake``/``Baker``), final consonant doubled (``Sun``/``Sunny``), *y*
    made *i* (``Happy``/``Happiness``). A one-syllable word ending
    consonant-vowel-consonant *must* double before a vowel, which spares
-   ``Bus``/``Busy`` and ``Van``/``Vanish``. Keywords of three letters or
-   fewer take no suffix that often occurs by chance: no -er (``Summer``),
+   ``Bus``/``Busy`` and ``Van``/``Vanish``; -y after *ll* makes a word
+   ten times rarer (``Hilly``; ``Belly`` and ``Bully`` are words of their
+   own). Keywords of three letters or fewer take no suffix that often
+   occurs by chance: no -er (``Summer``),
    -ly (``Early``), -ment (``Pigment``), -dom (``Random``), nor a bare -y
    (``Army``). An -er word ten times commoner than its base is no agent of
    it (``Mother``, ``Number``, ``Cover``). On a base that is a common word,
@@ -142,6 +144,7 @@ _COMPOUND_COMMONER = 1.0
 # A diminutive in -let is ten times rarer than a common base ("piglet" 3.2, "pig" 4.1;
 # "hamlet" 3.7, "ham" 3.9; "wallet" 4.0, "wall" 4.9), and -ery words no commoner than
 # their base but by a little ("slavery" 4.4, "slave" 4.2; "surgery" 4.6, "surge" 4.0).
+_LLY_RARITY = 1.0
 _SMALL_BASE = 3.5
 _SMALL_RARITY = 1.0
 _RY_COMMONER = 0.3
@@ -241,7 +244,7 @@ def _with_prefix(base: str, word: str) -> bool:
         if rarity >= _PREFIX_RARITY:
             return True
         shortest = 4 if prefix == "un" else 5  # "unfair", not "dismay"
-        negation = prefix in _NEGATIONS and len(rest) >= shortest and rest not in _SUFFIXES
+        negation = prefix in _NEGATIONS and len(rest) >= shortest and rest != "less"  # unless
         if negation and rarity >= _NEGATION_RARITY:
             return True
     return False
@@ -271,6 +274,10 @@ def _with_suffix(base: str, word: str) -> bool:
         return False
     if word.endswith("er") and english.zipf(word) > english.zipf(base) + _ER_COMMONER:
         return False  # "Mother", "Number", "Cover": far commoner than "moth", "numb", "cove"
+    if word == base + "y" and base.endswith("ll"):
+        # Words in -lly are mostly words of their own ("belly", "bully", "jelly", "silly"):
+        # an adjective made so is ten times rarer than its base ("hilly" 3.1, "hill" 4.7).
+        return english.zipf(base) - english.zipf(word) >= _LLY_RARITY
     return word in _suffixed(base)
 
 
