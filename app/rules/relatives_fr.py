@@ -15,7 +15,9 @@ better than any rule (see :func:`related`):
 - the keyword behind a prefix (``refaire``, ``impossible``, ``malheureux``,
   ``désordre``, ``préhistoire``);
 - a compound written as one word (``tournevis``, ``parapluie``, ``autoroute``,
-  ``longtemps``).
+  ``longtemps``);
+- a word simplemma reads as the keyword itself where the checker refuses no
+  form (``infirmière`` for ``infirmier``).
 
 A chance overlap must stay unwarned (``château`` is no ``chat`` + -eau,
 ``maison`` no ``maïs`` + -on), and letters alone cannot tell one from a
@@ -198,6 +200,8 @@ def related(clue: str, keyword: str) -> bool:
     a, b = _JOINS.sub("", clue), _JOINS.sub("", keyword)
     if french.key(a) == french.key(b) or _accents_clash(a, b):
         return False
+    if french.key(french.lemma(a)) == french.key(french.lemma(b)):
+        return True  # one word to the dictionary, and no form the checker refuses: infirmière
     return _made_from(a, b) or _made_from(b, a)
 
 
