@@ -28,7 +28,7 @@ RELATIVES_CAUGHT = 0.90
 """The share of relatives warned (or refused as the keyword itself)."""
 CHANCE_UNWARNED = {"en": 0.92, "fr": 0.92}
 """The share of chance overlaps left unwarned: measured 93.7 % in English and
-93.9 % in French when the tables were written, so a rule that cries wolf more
+94.0 % in French when the tables were written, so a rule that cries wolf more
 often fails here."""
 
 
@@ -63,7 +63,7 @@ def share(part: int, whole: int) -> str:
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_the_tables_are_large_varied_and_apart(language: str) -> None:
     relatives, chance = load(f"relatives_{language}.tsv"), load(f"chance_{language}.tsv")
-    assert len(relatives) >= 250 and len(chance) >= 120
+    assert len(relatives) >= 250 and len(chance) >= 200
     for table in (relatives, chance):
         keys = [(pair.clue, pair.keyword) for pair in table]
         assert len(set(keys)) == len(keys), Counter(keys).most_common(3)
