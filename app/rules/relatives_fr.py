@@ -6,11 +6,18 @@ better than any rule (see :func:`related`):
 
 - a hyphenated compound with the keyword as one of its parts (``porte-clés``,
   ``arc-en-ciel``, ``sous-marin``);
-- the keyword with a French derivational ending (``chaton``, ``fleuriste``,
-  ``boulangerie``, ``jardiner``, ``peinture``), or a word sharing its root
-  (``cycliste`` and ``cyclisme``);
-- the keyword behind a prefix (``refaire``, ``impossible``, ``préhistoire``);
-- a compound written as one word (``tournevis``, ``parapluie``, ``autoroute``).
+- the keyword with a French derivational ending (``chaton``, ``tartelette``,
+  ``fleuriste``, ``boulangerie``, ``jardiner``, ``peinture``, ``gourmandise``,
+  ``enfantin``), or a word sharing its root (``cycliste`` and ``cyclisme``);
+- a quality made from an adjective (``beauté``, ``propreté``, ``royauté``,
+  ``enfance``), or from its feminine (``blancheur``, ``douceur``,
+  ``vieillesse``), and an adjective from a noun (``argenté``, ``boisé``);
+- the keyword behind a prefix (``refaire``, ``impossible``, ``malheureux``,
+  ``désordre``, ``préhistoire``);
+- a compound written as one word (``tournevis``, ``parapluie``, ``autoroute``,
+  ``longtemps``);
+- a word simplemma reads as the keyword itself where the checker refuses no
+  form (``infirmière`` for ``infirmier``).
 
 A chance overlap must stay unwarned (``château`` is no ``chat`` + -eau,
 ``maison`` no ``maïs`` + -on), and letters alone cannot tell one from a
@@ -22,7 +29,8 @@ commoner of the two), whether a word is a verb (simplemma's French
 dictionary), and which endings a short word takes. They miss some relatives
 and warn some innocent words; the tables of both, and the look-alikes no rule
 here tells apart (``bouchon`` for ``bouche``), are in
-tests/rules/test_relatives_fr.py.
+tests/rules/test_relatives_fr.py, and larger ones, measured (nine relatives in
+ten caught), in tests/rules/words/ and tests/rules/test_relatives_measured.py.
 
 The words' lemmas, verbs and frequencies come from :mod:`app.rules.french`.
 """
@@ -39,25 +47,29 @@ _VOWELS = frozenset("aeiouy")
 
 # --- endings (folded: -ité is "ite", -ée is "ee") --------------------------------------
 
-DIMINUTIVES = frozenset({"ette", "et", "on", "ot", "otte", "eau", "ceau"})
-"""Little ones: ``fillette``, ``œillet``, ``chaton``, ``chevreau``, ``lionceau``."""
+DIMINUTIVES = frozenset({"ette", "lette", "et", "on", "ot", "otte", "eau", "ceau"})
+"""Little ones: ``fillette``, ``tartelette``, ``œillet``, ``chaton``, ``chevreau``,
+``lionceau``."""
 NOUN_ENDINGS = DIMINUTIVES | frozenset(
     {
         "erie", "ier", "iere", "iste", "isme", "eur", "euse", "ateur", "atrice", "eron",
         "issier", "isserie", "age", "ment", "ement", "ation", "ition", "ure", "ture",
         "ade", "ee", "oir", "oire", "ite", "esse", "eux", "al", "ial", "ique", "able",
-        "ible", "if", "aire", "ard", "ien", "u",
+        "ible", "if", "aire", "ard", "ien", "u", "ise", "in",
     }
 )  # fmt: skip
 """Endings that make a noun or an adjective."""
+FROM_FEMININES = frozenset({"eur", "ise", "esse", "ment"})
+"""Endings of qualities that go on an adjective's feminine: ``blancheur``,
+``franchise``, ``vieillesse``, ``doucement``."""
 VERB_ENDINGS = frozenset({"er", "ir", "iser", "ifier"})
 """Endings that make a verb, so the word must be one: ``jardiner``, not ``papier``."""
 FROM_VERBS = frozenset({"oir", "oire", "ture"})
 """Endings only a verb takes: ``arrosoir``, ``peinture``; ``mouchoir`` is no
 ``mouche`` + -oir, ``voiture`` no ``voie`` + -ture."""
-FROM_NOUNS = frozenset({"u", "eau", "ceau"})
+FROM_NOUNS = frozenset({"u", "eau", "ceau", "in"})
 """Endings a verb does not take: ``clou`` is no ``clore`` + -u, ``tombeau`` no
-``tomber`` + -eau."""
+``tomber`` + -eau, ``poussin`` no ``pousser`` + -in."""
 FIVE_LETTERS = frozenset({"ite", "ique", "ir", "u", "r", "eau"})
 """Endings a word of four letters or fewer does not take: ``charité`` (char),
 ``vérité`` (ver), ``boutique`` (bout), ``courir`` (cour), ``vertu`` (vert),
@@ -83,6 +95,8 @@ SIBLING_ENDINGS = {
 COMMONER = 1.0
 """A word ten times as common as another is not made from it: ``papier``
 (papi), ``vérité`` (ver), ``pierre`` (pie), ``maison`` (maïs)."""
+ANCE_COMMONER = 0.8
+"""See :func:`_quality`."""
 COMMONER_THAN_VERB = 1.5
 """Words made from a verb are often its equals (``chanson``, ``peinture``)."""
 RARER = {
@@ -92,6 +106,7 @@ RARER = {
     "ier": 0.5,
     "iere": 0.5,
     "ard": 2.0,
+    "in": 1.0,
 }
 """How much rarer a word with this ending must be than its base. A diminutive
 is rarer than its noun (``chaton``, ``fillette``); a word that looks like one and
@@ -129,11 +144,18 @@ NOUN_PREFIXES = ("pre", "sous", "sou", "sur", "anti", "para", "contre", "entre",
 """Prefixes that make a noun of a noun, far rarer than it: ``surnom``,
 ``antivol``, ``préhistoire``; not ``parade`` (rade) or ``souris`` (ris). Before a
 vowel they take a hyphen (``anti-âge``): ``sureau`` is no ``sur`` + ``eau``."""
-NEGATIVE_PREFIXES = ("in", "im", "il", "ir")
-"""The contrary of an adjective: ``impossible``, ``inconnu``, ``incassable``."""
+NEGATIVE_PREFIXES = ("in", "im", "il", "ir", "mal")
+"""The contrary of an adjective: ``impossible``, ``inconnu``, ``incassable``,
+``malheureux``, ``malhonnête``."""
 ADJECTIVE_ENDINGS = (
     "ble", "ent", "ant", "u", "ile", "ste", "al", "el", "if", "ain", "ide", "eux", "ier",
+    "ect", "act", "ur", "ete", "li",
 )  # fmt: skip
+CONTRARY_PREFIX = "des"
+"""``dés-`` before a vowel makes the contrary of a noun or an adjective
+(``désordre``, ``désagréable``, ``déshonneur``), a word rarer than it by half a step;
+``désert`` and ``désir`` have no word after it."""
+CONTRARY_RARER = 0.5
 """How the adjectives in- takes end, and ``secte`` (of ``insecte``) does not."""
 COMBINING_FORMS = frozenset({"auto", "aero", "tele", "micro", "mini", "photo", "radio", "moto"})
 """Words that only begin compounds: ``autoroute``, ``aéroport``."""
@@ -142,9 +164,13 @@ PREPOSITION_FRONTS = frozenset(
 )
 """Words that begin compounds of a noun (``parapluie``, ``paratonnerre``, ``minuit``);
 the compound is ten times rarer than the noun: ``mirage`` is no ``mi`` + ``rage``."""
-ADJECTIVE_FRONTS = frozenset({"demi", "bon", "bonne", "grand", "grande", "mille", "haut", "petit"})
+ADJECTIVE_FRONTS = frozenset(
+    {"demi", "bon", "bonne", "grand", "grande", "mille", "haut", "petit", "long", "autre"}
+    | {"quelque"}
+)
 """Adjectives and numbers that begin compounds (``bonhomme``, ``bonjour``,
-``millefeuille``), which are three times rarer than their other half."""
+``millefeuille``, ``longtemps``, ``autrefois``), which are three times rarer than
+their other half."""
 ADJECTIVE_FRONT_RARER = 0.5
 COMMON_PART = 3.5
 """How common the other word of a compound must be (``vis``, ``homme``): ``carre``
@@ -174,6 +200,8 @@ def related(clue: str, keyword: str) -> bool:
     a, b = _JOINS.sub("", clue), _JOINS.sub("", keyword)
     if french.key(a) == french.key(b) or _accents_clash(a, b):
         return False
+    if french.key(french.lemma(a)) == french.key(french.lemma(b)):
+        return True  # one word to the dictionary, and no form the checker refuses: infirmière
     return _made_from(a, b) or _made_from(b, a)
 
 
@@ -206,11 +234,18 @@ def _suffixed(word: str, base: str) -> bool:
     derived, source = french.key(word), french.key(base)
     if source in FUNCTION_WORDS or derived == source or len(derived) < len(source) - 1:
         return False
+    for stem in _feminine_stems(base, source):
+        ending = derived[len(stem) :]
+        fits = derived.startswith(stem) and ending in FROM_FEMININES
+        if fits and _ending_fits(word, base, stem, ending):
+            return True
     for stem in _stems(source):
         if derived.startswith(stem) and derived != stem:
             for ending in _endings_after(stem, derived[len(stem) :], source):
                 if _ending_fits(word, base, stem, ending):
                     return True
+    if _quality(word, base, derived, source):
+        return True
     trade = source[: -3 if source.endswith("ier") else -2]
     if source.endswith("er") and len(source) >= 6 and derived == trade + "erie":
         return True  # the trade and its shop: boulanger, boulangerie; pâtissier, pâtisserie
@@ -221,6 +256,43 @@ def _suffixed(word: str, base: str) -> bool:
         if derived.startswith(root) and len(root) >= SIBLING_ENDINGS.get(ending, len(derived)):
             return True
     return False
+
+
+def _quality(word: str, base: str, derived: str, source: str) -> bool:
+    """Abstract nouns and adjectives whose endings are only told by their accent.
+
+    - -té on an adjective, masculine or feminine (``beauté``, ``bonté``,
+      ``fierté``, ``propreté``, ``pureté``; -al as -au: ``royauté``), a noun
+      and not a past participle (``planté`` is no ``plan`` + -té);
+    - -é on a noun, ten times rarer than it (``argenté``, ``boisé``): no verb's
+      participle is read so, for the noun is no verb;
+    - -ance and -ence for -ant and -ent (``enfance``, ``patience``), no more
+      than six times as common as the adjective (``absence`` is 0.7 steps
+      commoner than ``absent``; ``chance``, 0.9 steps commoner, is no ``chant``).
+    """
+    written, made, made_from = french.written(word), french.zipf(word), french.zipf(base)
+    if made > made_from + COMMONER:
+        return False
+    royal = source[:-2] + "aute" if source.endswith("al") else None  # royal: royauté
+    if written.endswith("té") and derived in (source + "te", source + "ete", royal):
+        return not french.is_verb(derived[:-1] + "er")  # planté is planter's
+    if source.endswith(("ant", "ent")) and derived == source[:-1] + "ce":
+        return made <= made_from + ANCE_COMMONER
+    if written.endswith("é") and not written.endswith("ée") and derived == source + "e":
+        return len(source) >= 4 and not french.is_verb(base) and made <= made_from - COMMONER
+    return source.endswith(("ant", "ent")) and derived == source[:-1] + "ce"
+
+
+def _feminine_stems(base: str, source: str) -> set[str]:
+    """Where the endings of qualities go on an adjective: on its feminine
+    (``blanche``: ``blancheur``; ``douce``: ``douceur``; ``vieille``: ``vieillesse``)."""
+    if french.is_verb(base):
+        return set()
+    return {
+        feminine[:-1]
+        for feminine in french.feminines(source)
+        if feminine.endswith("e") and feminine[:-1] != source and len(feminine) >= 4
+    }
 
 
 def _stems(word: str) -> set[str]:
@@ -237,6 +309,10 @@ def _stems(word: str) -> set[str]:
             stems.add(word[:-1])  # mange-able, nourri-ture (not voi-ture)
         if word.endswith("dre"):
             stems.add(word[:-3])  # pein-dre: pein-ture
+    if word.endswith("os") and len(word) >= 5:
+        stems.add(word[:-1])  # héros: héro-ïque, héro-ïsme
+    if word.endswith("oie"):
+        stems.add(word[:-2] + "y")  # joie: joy-eux, soie: soy-eux
     for ending, replacement in (("ique", "ic"), ("oire", "or"), ("ie", ""), ("ie", "ic")):
         if word.endswith(ending):
             stems.add(word[: -len(ending)] + replacement)
@@ -337,6 +413,9 @@ def _prefixed(word: str, base: str) -> bool:
             continue
         elif prefix in NEGATIVE_PREFIXES:
             if rest_key.endswith(ADJECTIVE_ENDINGS):
+                return True
+        elif prefix == CONTRARY_PREFIX and (rest_key[0] in _VOWELS or rest_key[0] == "h"):
+            if same and french.zipf(word) <= french.zipf(base) - CONTRARY_RARER:
                 return True
         elif (
             prefix in NOUN_PREFIXES
