@@ -302,14 +302,17 @@ def test_every_builtin_keyword_is_a_clean_word() -> None:
 # --- cost -------------------------------------------------------------------------------------
 
 
-def test_the_lookalike_data_imports_fast() -> None:
-    """The server and every test process import it; the best of three runs stays well under."""
+def test_what_only_clues_need_is_built_at_the_first_clue_not_at_import() -> None:
+    """The server and every test process import the module: the tables that only a
+    clue needs (OpenCC's converters and the Han blocks read backwards, the marks that
+    read as joiners) wait for the first clue, and are there once it is checked. Its
+    import's time is the performance diary's to measure, not a test's."""
     code = (
-        "import time; t = time.perf_counter(); import app.rules.lookalikes; "
-        "print(time.perf_counter() - t)"
+        "import app.rules.lookalikes as l; "
+        "lazy = (l._chinese, l._to_japanese, l._joiner_marks); "
+        "print([f.cache_info().currsize for f in lazy]); "
+        "l.plain('Ｃａｔ—猫'); l.passes_for('Cat', 'Cat'); "
+        "print([f.cache_info().currsize for f in lazy[::2]])"
     )
-    runs = [
-        float(subprocess.run([sys.executable, "-c", code], capture_output=True, check=True).stdout)
-        for _ in range(3)
-    ]
-    assert min(runs) < 0.3, runs
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, check=True, text=True)
+    assert out.stdout.split("\n")[:2] == ["[0, 0, 0]", "[1, 1]"], out.stdout
