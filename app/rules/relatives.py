@@ -149,9 +149,25 @@ _SMALL_BASE = 3.5
 _SMALL_RARITY = 1.0
 _RY_COMMONER = 0.3
 # Latin prefixes and syllables that wordfreq lists as words ("dis", "pre", "trans",
-# "tor"): before a Keyword they make "Dismiss", "Present", "Transparent", "Torrent".
+# "tor", "uni"): before a keyword they make "Dismiss", "Present", "Transparent", "Torrent",
+# "Unicorn".
 _PREFIX_FRONTS = frozenset(
-    {"dis", "mis", "pre", "pro", "con", "com", "per", "sub", "sup", "sur", "tor", "ter", "trans"}
+    {
+        "dis",
+        "mis",
+        "pre",
+        "pro",
+        "con",
+        "com",
+        "per",
+        "sub",
+        "sup",
+        "sur",
+        "tor",
+        "ter",
+        "trans",
+        "uni",
+    }
 )
 # An -er word is rarely ten times as common as its base ("teacher" 4.9, "teach" 4.6);
 # "mother" (5.4) and "moth" (3.3) are no agent and its deed.
