@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Protocol
 
+from app.bots.associations import associations
 from app.bots.bridge import meanings
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS
 
@@ -114,7 +115,10 @@ def relatedness(
     summed: Any = meanings(brain, words, language, TEMPLATES)
     relative = summed - summed[len(clues) :].mean(axis=0)
     relative /= np.maximum(np.linalg.norm(relative, axis=1, keepdims=True), 1e-12)
-    return relative[: len(clues)] @ relative[len(clues) :].T
+    fit = relative[: len(clues)] @ relative[len(clues) :].T
+    if language == "en":
+        fit = fit + associations().fit(clues, keywords)
+    return fit
 
 
 def _share(fit: Any, first: int, spot: int, rotation: int) -> float:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from app.bots.associations import WRITING, associations
 from app.bots.bridge import meanings
 from app.bots.vocabulary import ClueWords
 from app.rules.languages import check_clue_in
@@ -73,6 +74,12 @@ def write_clues(
     pair_meanings = np.asarray(meanings(brain, words, language, ("{}",)))
     fit = vectors @ pair_meanings.T  # candidate x word
     everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
+    if language == "en":
+        # What people say together counts too: the guessers read clues with it.
+        sense = associations()
+        candidate_vectors = sense.vectors(candidates)
+        fit = fit + WRITING * (candidate_vectors @ sense.vectors(words).T)
+        everything = everything + WRITING * (candidate_vectors @ sense.vectors(keywords).T)
     senses = None
     if vocabulary.senses is not None:
         senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)
