@@ -27,6 +27,7 @@ some 0.3 s), never by a server whose rooms have no bots.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import threading
 from collections.abc import Sequence
@@ -49,12 +50,16 @@ class Associations:
         import numpy as np
 
         with np.load(folder / "vectors.npz") as data:
-            words = [str(w) for w in data["words"]]
-            vectors = data["vectors"].astype(np.float32) * data["scale"][:, None]
-        vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-12)
+            words = data["words"].tolist()
+            # Kept as int8 with each row's scale (5 MB, not 20): a row is made a float
+            # vector only when a word is asked for.
+            self._int8 = np.vstack([data["vectors"], np.zeros((1, 50), np.int8)])
+            self._scale = np.append(data["scale"], np.float32(0.0))
         self._np = np
         self._row = {w: i for i, w in enumerate(words)}
-        self._vectors = np.vstack([vectors, np.zeros((1, vectors.shape[1]), np.float32)])
+        self._kept: tuple[tuple[str, ...], Any] | None = None
+        """The vectors of the last long tuple of words asked for: a bot's clue words,
+        the same tuple at every clue it writes."""
         self._near: dict[str, str] = {}
         """Each word's neighbours, space-separated: split when asked (a tenth of them
         ever are), which halves the time to load."""
@@ -69,8 +74,14 @@ class Associations:
 
     def vectors(self, words: Sequence[str]) -> Any:
         """``len(words) x 50`` unit vectors; a word not among the kept ones is zeros."""
-        missing = len(self._vectors) - 1
-        return self._vectors[[self._row.get(w.lower(), missing) for w in words]]
+        if self._kept is not None and words is self._kept[0]:
+            return self._kept[1]
+        missing = len(self._scale) - 1
+        rows = [self._row.get(w.lower(), missing) for w in words]
+        found = self._int8[rows].astype(self._np.float32) * self._scale[rows, None]
+        if isinstance(words, tuple) and len(words) > 1000:
+            self._kept = (words, found)
+        return found
 
     def linked(self, a: str, b: str) -> bool:
         """Whether WordNet puts ``a`` among ``b``'s words or ``b`` among ``a``'s."""
@@ -81,7 +92,12 @@ class Associations:
 
     def fit(self, clues: Sequence[str], keywords: Sequence[str]) -> Any:
         """``len(clues) x len(keywords)``: what this sense adds to the sentence model's
-        relatedness, relative to these keywords (their mean taken off, as there)."""
+        relatedness, relative to these keywords (their mean taken off, as there).
+        Kept for the clover's later decisions, which ask the same (read-only)."""
+        return self._fit(tuple(clues), tuple(keywords))
+
+    @functools.lru_cache(maxsize=256)  # noqa: B019 - one instance a process, kept for good
+    def _fit(self, clues: tuple[str, ...], keywords: tuple[str, ...]) -> Any:
         np = self._np
         said = np.asarray(self.vectors([*clues, *keywords]), dtype=np.float64)
         known = np.any(said != 0, axis=1)
@@ -91,7 +107,9 @@ class Associations:
         cosine[~known[: len(clues)]] = 0.0  # a clue it does not know: no opinion
         links = np.array([[self.linked(c, k) for k in keywords] for c in clues], dtype=float)
         links -= links.mean(axis=1, keepdims=True) if len(keywords) else 0.0
-        return WEIGHT * cosine + LINKED * links
+        found = WEIGHT * cosine + LINKED * links
+        found.setflags(write=False)
+        return found
 
 
 _loaded: list[Associations] = []
