@@ -3,6 +3,8 @@
 A candidate's fit to a pair is its relatedness to the weaker of the two
 keywords (a clue must reach both) plus a little of the stronger, less how much
 it also fits the clover's other keywords, which would lead the guessers astray.
+In English, how often the words come up together (``associations``) counts
+beside the model's relatedness, as it does when the bots guess.
 The best few are then put to the room's clue checker, and the first it takes
 without a warning is written: never a keyword, a form of one or a relative,
 never a word written for another leaf, never a blocklisted word (those are not
