@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from app.bots.associations import associations
 from app.bots.model import Embedder
 from app.bots.vocabulary import (
     ClueWords,
@@ -33,6 +34,7 @@ class Brain:
         another language are embedded ahead of its first game. A test's brain takes a
         few hundred words and no keywords, which it makes in seconds on a clean machine."""
         self.embedder = embedder or Embedder()
+        associations()  # read now, not in a bot's first decision
         self.words = candidate_words()
         """The words a bot may write as clues, most frequent first."""
         self.word_vectors = candidate_vectors(self.embedder)

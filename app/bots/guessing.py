@@ -17,7 +17,10 @@ vectors with one another, the wrapping's part, which the mean of the table's
 keywords (said the same ways) carries: taking it off leaves what sets one
 keyword apart from the others on the table, which is what a guesser has to
 tell apart. The sum of the two shares of a leaf stays the measure: people's
-clues often lean on one keyword of the pair more than the other.
+clues often lean on one keyword of the pair more than the other. In English, a
+second sense of words is added to the model's (``associations``: how often the
+two words come up together, and whether WordNet links them), which reads
+people's clues better than the model alone.
 
 This way, and the ways that did not help, were chosen by the bots' benchmark
 (``python -m bench.bots``, clues written by hand as people write them): its
@@ -37,6 +40,7 @@ from dataclasses import dataclass
 from itertools import permutations
 from typing import Any, Protocol
 
+from app.bots.associations import associations
 from app.bots.bridge import meanings
 from app.rules.geometry import LEAVES, ROTATIONS, SPOTS
 
@@ -114,7 +118,10 @@ def relatedness(
     summed: Any = meanings(brain, words, language, TEMPLATES)
     relative = summed - summed[len(clues) :].mean(axis=0)
     relative /= np.maximum(np.linalg.norm(relative, axis=1, keepdims=True), 1e-12)
-    return relative[: len(clues)] @ relative[len(clues) :].T
+    fit = relative[: len(clues)] @ relative[len(clues) :].T
+    if language == "en":
+        fit = fit + associations().fit(clues, keywords)
+    return fit
 
 
 def _share(fit: Any, first: int, spot: int, rotation: int) -> float:

@@ -3,6 +3,8 @@
 A candidate's fit to a pair is its relatedness to the weaker of the two
 keywords (a clue must reach both) plus a little of the stronger, less how much
 it also fits the clover's other keywords, which would lead the guessers astray.
+In English, how often the words come up together (``associations``) counts
+beside the model's relatedness, as it does when the bots guess.
 The best few are then put to the room's clue checker, and the first it takes
 without a warning is written: never a keyword, a form of one or a relative,
 never a word written for another leaf, never a blocklisted word (those are not
@@ -19,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from app.bots.associations import WRITING, associations
 from app.bots.bridge import meanings
 from app.bots.vocabulary import ClueWords
 from app.rules.languages import check_clue_in
@@ -73,6 +76,16 @@ def write_clues(
     pair_meanings = np.asarray(meanings(brain, words, language, ("{}",)))
     fit = vectors @ pair_meanings.T  # candidate x word
     everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
+    if language == "en":
+        # What people say together counts too: the guessers read clues with it.
+        # (einsum's own loop, not the BLAS: on a busy host the BLAS's threads made these
+        # small products take up to 150 ms where one thread takes under one)
+        sense = associations()
+        candidate_vectors = sense.vectors(candidates)
+        fit = fit + WRITING * np.einsum("nd,kd->nk", candidate_vectors, sense.vectors(words))
+        everything = everything + WRITING * np.einsum(
+            "nd,kd->nk", candidate_vectors, sense.vectors(keywords)
+        )
     senses = None
     if vocabulary.senses is not None:
         senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)
