@@ -33,6 +33,7 @@ from sqlalchemy import (
     false,
     func,
     select,
+    true,
 )
 from sqlalchemy.dialects import postgresql
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -179,6 +180,10 @@ class SqlStore:
             .order_by(desc(g.finished_at), desc(g.id))
         )
         return [None if hidden else score for score, hidden in await self._rows(query)]
+
+    async def hidden_legends(self) -> frozenset[int]:
+        g = LEGEND.c
+        return frozenset(r.id for r in await self._rows(select(g.id).where(g.hidden.is_(true()))))
 
     async def close(self) -> None:
         """Close what the store opened itself (the engine is its owner's to dispose of)."""

@@ -12,7 +12,7 @@ it once for all of them, and each seat adds only who it is and what it may do.
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Protocol
+from typing import Literal, Protocol
 
 from app.rules.state import Room
 from app.rules.view_types import Own
@@ -47,7 +47,7 @@ class Update:
     other streams that send the same (``app/web/renderings.py``).
     """
 
-    __slots__ = ("_views", "action", "change", "chat_after", "seq", "viewer")
+    __slots__ = ("_audience", "_views", "action", "change", "chat_after", "seq", "viewer")
 
     def __init__(self, change: Change, seat: Viewer, views: Views) -> None:
         self.seq = change.seq
@@ -59,11 +59,16 @@ class Update:
         self.viewer = seat
         """Whom this update is for: a seat, any watcher, or someone with neither."""
         self._views = views
+        self._audience: Audience | Literal[False] = False
 
     @property
     def audience(self) -> Audience:
-        """The seats that see the same common part of the view (``views.audience``)."""
-        return audience(self.change.room, self.viewer)
+        """The seats that see the same common part of the view (``views.audience``),
+        worked out once: a stream asks for it to look up the common part's JSON, and
+        again to build it."""
+        if self._audience is False:
+            self._audience = audience(self.change.room, self.viewer)
+        return self._audience
 
     async def common_view(self) -> CommonState:
         """The common part of this seat's view, the same for its whole audience."""

@@ -200,6 +200,10 @@ class MemoryRoomStore:
         found.sort(key=lambda g: (g.record.finished_at, g.id), reverse=True)
         return [legend.record.score for legend in found]
 
+    async def hidden_legends(self) -> frozenset[int]:
+        await asyncio.sleep(0)
+        return frozenset()  # nobody hides a legend kept in memory
+
     async def expire(self, idle_since: datetime) -> list[str]:
         await asyncio.sleep(0)
         codes = [code for code, room in self._rooms.items() if room.updated_at < idle_since]

@@ -123,6 +123,9 @@ class RoomStore(Protocol):
         """A room's finished games' scores, the latest first; ``None`` for a game its
         operator hid from the Record (``soclover legends hide``), which counts nowhere."""
 
+    async def hidden_legends(self) -> frozenset[int]:
+        """The ids of the legends the operator hid from the Record; few, if any."""
+
     async def expire(self, idle_since: datetime) -> list[str]:
         """Delete the rooms untouched since ``idle_since`` (their legends stay); their codes."""
 

@@ -20,7 +20,7 @@ from app.jsontext import to_bytes
 from app.service.following import Moved, Update
 from app.service.hub import Ping
 from app.web.deps import CodeDep, ReaderSeat, ServiceDep
-from app.web.renderings import CommonJson, Renderings, StateEvent, renderings_of
+from app.web.renderings import CommonJson, OwnJson, Renderings, StateEvent, renderings_of
 from app.web.state_schema import STREAM_SCHEMA
 from app.web.streams import PING_COMMENT, RoomStream, event_stream
 
@@ -118,12 +118,16 @@ async def state_json(update: Update, renderings: Renderings) -> bytes:
     ``can``) and the common part of its view, encoded once for every seat of its
     audience (a room's guessers, or all its watchers: ``views.audience``) and for the
     answer to the action that made the change. Four guessers cost one view and one
-    encoding, and a few bytes each."""
+    encoding, and a few bytes each; the answer to an action and its author's streams
+    share the own part too."""
     key = CommonJson(update.audience)
     common: bytes | None = renderings.get(update.change, key)
     if common is None:
         common = renderings.keep_built(update.change, key, to_bytes(await update.common_view()))
-    own = to_bytes(update.own())
+    mine = OwnJson(update.viewer)
+    own: bytes | None = renderings.get(update.change, mine)
+    if own is None:
+        own = renderings.keep_built(update.change, mine, to_bytes(update.own()))
     return b"%b,%b" % (own[:-1], common[1:])  # two JSON objects, with keys, made one
 
 

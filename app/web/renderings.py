@@ -19,9 +19,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Any
-from weakref import WeakKeyDictionary
+from typing import Any, Literal, NamedTuple
 
 from starlette.requests import Request
 
@@ -36,64 +34,80 @@ SWEEP = 1024
 """Changes rendered between two looks for rooms with nothing left to keep."""
 
 
-@dataclass(frozen=True, slots=True)
-class CommonJson:
+# The keys are tuples, hashed and compared in C: every stream looks one up at every
+# change. Each names what it is last, so that no two kinds of key are ever equal.
+
+
+class CommonJson(NamedTuple):
     """The JSON of the common part of a view, shared by one audience."""
 
     audience: Audience
+    kind: Literal["common"] = "common"
 
 
-@dataclass(frozen=True, slots=True)
-class StateEvent:
+class OwnJson(NamedTuple):
+    """The JSON of a seat's own part of a view (who it is, what it may do): the answer
+    to its action and its streams' events carry the same."""
+
+    viewer: Viewer
+    kind: Literal["own"] = "own"
+
+
+class StateEvent(NamedTuple):
     """A seat's ``state`` event on the JSON stream."""
 
     viewer: Viewer
+    kind: Literal["state"] = "state"
 
 
-@dataclass(frozen=True, slots=True)
-class Regions:
+class Regions(NamedTuple):
     """A seat's regions of the page, as HTML, in one interface language."""
 
     viewer: Viewer
     lang: str
+    kind: Literal["regions"] = "regions"
 
 
-@dataclass(frozen=True, slots=True)
-class RegionEvents:
+class RegionEvents(NamedTuple):
     """Those regions as Server-Sent Events, each encoded when first sent."""
 
     viewer: Viewer
     lang: str
+    kind: Literal["events"] = "events"
 
 
-@dataclass(frozen=True, slots=True)
-class WholeChat:
+class WholeChat(NamedTuple):
     """The whole chat region, for a page stream that starts or catches up."""
 
     viewer: Viewer
     lang: str
+    kind: Literal["chat"] = "chat"
 
 
 class Renderings:
-    """What streams built of each of a room's recent changes, by what it is and for whom."""
+    """What streams built of each of a room's recent changes, by what it is and for whom.
+
+    Kept by the change's ``id``, a plain dictionary's key: a weak dictionary would make
+    a weak reference at every look-up. The entry goes when the change does (a weak
+    reference's callback, made once per change), before its ``id`` may be another's."""
 
     def __init__(self, keep: int = KEEP) -> None:
         self.keep = keep
-        self._built: WeakKeyDictionary[Change, dict[Hashable, Any]] = WeakKeyDictionary()
-        self._recent: dict[str, list[weakref.ref[Change]]] = {}
+        self._built: dict[int, dict[Hashable, Any]] = {}
+        self._recent: dict[str, list[tuple[weakref.ref[Change], int]]] = {}
         self._added = 0
 
     def get(self, change: Change, key: Hashable) -> Any:
         """What was built as ``key`` from ``change``, or ``None``."""
-        built = self._built.get(change)
+        built = self._built.get(id(change))
         return None if built is None else built.get(key)
 
     def keep_built(self, change: Change, key: Hashable, built: Any) -> Any:
         """``built`` kept as ``key`` of ``change`` for the streams that send it next;
         returned as it is."""
-        kept = self._built.get(change)
+        kept = self._built.get(id(change))
         if kept is None:
-            kept = self._built[change] = {}
+            kept = self._built[id(change)] = {}
             self._forget_older(change)
         kept[key] = built
         return built
@@ -101,21 +115,24 @@ class Renderings:
     def _forget_older(self, change: Change) -> None:
         """Drops what was built of the room's changes ``keep`` or more before ``change``."""
         code = change.room.code
-        recent = [weakref.ref(change)]
-        for ref in self._recent.get(code, ()):
+        ident = id(change)
+        built = self._built
+        recent = [(weakref.ref(change, lambda _: built.pop(ident, None)), ident)]
+        for ref, older_id in self._recent.get(code, ()):
             older = ref()
             if older is None:
                 continue
             if older.seq <= change.seq - self.keep:
-                self._built.pop(older, None)
+                built.pop(older_id, None)
             else:
-                recent.append(ref)
+                recent.append((ref, older_id))
         self._recent[code] = recent
         self._added += 1
         if self._added % SWEEP == 0:
             # Rooms whose changes are all gone (expired, forgotten): nothing to keep of them.
-            for gone in [c for c, refs in self._recent.items() if all(r() is None for r in refs)]:
-                del self._recent[gone]
+            gone = [c for c, refs in self._recent.items() if all(r() is None for r, _ in refs)]
+            for code in gone:
+                del self._recent[code]
 
     def __len__(self) -> int:
         """Changes with something built of them."""

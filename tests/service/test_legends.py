@@ -76,3 +76,55 @@ def test_a_hidden_legend_leaves_the_rooms_own_best_and_record(tmp_path: Path) ->
             assert await best_and_record(service, t) == (18, False)
 
     run_async(scenario())
+
+
+def test_rooms_in_play_ask_the_store_which_legends_are_hidden_once_in_a_while_together(
+    tmp_path: Path,
+) -> None:
+    """A room's best and record are read once, then kept while the legends hidden stay
+    the same: the store is asked which are hidden at most once in ``KEPT`` for every
+    room, not for each room at its moves."""
+
+    async def scenario() -> None:
+        clock = HandClock()
+        async with sqlite_service(tmp_path, clock=clock) as service:
+            tables = [await table(service, "Ada", "Bea", "Cy") for _ in range(3)]
+            await play_game(tables[0])
+            store = service.legends.store
+            reads: list[str] = []
+            legends, scores, hidden = store.legends, store.scores, store.hidden_legends
+
+            async def counted_legends(**params: object) -> object:
+                # A room's best (a finished room's view also lists its table size's best).
+                reads.append("legends" if params["room"] else "listed")
+                return await legends(**params)  # type: ignore[arg-type]
+
+            async def counted_scores(code: str) -> list[int | None]:
+                reads.append("scores")
+                return await scores(code)
+
+            async def counted_hidden() -> frozenset[int]:
+                reads.append("hidden")
+                return await hidden()
+
+            store.legends, store.scores = counted_legends, counted_scores  # type: ignore[method-assign, assignment]
+            store.hidden_legends = counted_hidden  # type: ignore[method-assign]
+            for _ in range(2):
+                for t in tables:
+                    await best_and_record(service, t)
+                clock.forward(KEPT.total_seconds())
+            # Each room's best read once at most (the finished one's record too; the
+            # moves before may have read them already), the hidden legends once in each
+            # ``KEPT``, for all three rooms together.
+            assert reads.count("hidden") == 2
+            assert reads.count("legends") <= 3 and reads.count("scores") <= 1
+
+            (legend,) = await service.legends_of(room=tables[0].code)
+            await asyncio.to_thread(record.set_hidden, url_of(tmp_path), [legend["id"]], True)
+            reads.clear()
+            for t in tables:
+                assert await best_and_record(service, t) == (None, False)
+            # The answer changed: every room's best read again (and the record again).
+            assert sorted(reads) == ["hidden", "legends", "legends", "legends", "listed", "scores"]
+
+    run_async(scenario())

@@ -330,6 +330,7 @@ def test_legends_are_listed_best_first_and_earliest_among_equals(kind: str, tmp_
         assert await store.scores("ABCDEF") == [21, 18, 18]  # the latest first
         assert await store.scores("BCDEFG") == [12, 24]
         assert await store.scores("ZZZZZZ") == []
+        assert await store.hidden_legends() == frozenset()  # the operator hid none
 
     run_on(kind, tmp_path, check)
 
