@@ -221,6 +221,19 @@ def region_context(view: Mapping[str, Any], site: str, **extra: Any) -> dict[str
     return room_context(view, site=site, **extra)
 
 
+def moment_of(view: Mapping[str, Any]) -> str:
+    """Which step of the game a seat's page shows: the phase, and while a clover is
+    rebuilt, whose clover, which try and whether it is checked. The stage carries it
+    (``data-moment``): the page brings the stage into view when it changes, and a move
+    tapped offline carries the one it was tapped at, so that, sent once the phone is
+    back, it is refused rather than played on another clover (``pages.room_action``)."""
+    res = view["resolution"]
+    if res is None:
+        return str(view["phase"])
+    checked = "-checked" if res["checked"] else ""
+    return f"{view['phase']}-{res['spectator']}-{res['attempt']}{checked}"
+
+
 def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
     """What every room template gets: the view and names derived from it."""
     players = view["players"]
@@ -245,6 +258,7 @@ def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
         "watching": you is not None and you.get("watcher", False),
         "names": names,
         "res": res,
+        "moment": moment_of(view),
         "cards": cards,
         "is_spectator": res is not None and me is not None and me["seat"] == res["spectator"],
         # the practice table's lesson: the steps this seat is at (``rules.lesson``)

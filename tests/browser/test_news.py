@@ -10,6 +10,7 @@ player's next step is.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -345,6 +346,9 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
     player.allow(r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|net::ERR")
     page = player.page
     card = seat.state()["resolution"]["pool"][0]["card"]
+    tapped_at = page.locator("#stage").get_attribute("data-moment")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None)
     player.context.set_offline(True)
     page.locator(f'.pool .card[data-card="{card}"]').click()
     page.locator('.place[data-spot="0"]').click()
@@ -353,6 +357,11 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
     page.locator("#flash .flash").wait_for(state="detached")
     page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
     assert seat.state()["resolution"]["board"][0]["card"] == card
+    # Sent once, with the step of the game it was tapped at: the table refuses it should
+    # it have gone on to another clover meanwhile (tests/web/test_held_moves.py).
+    placed = [body for body in sent if "type=place" in body]
+    assert len(placed) == 1, sent
+    assert parse_qs(placed[0])["moment"] == [tapped_at]
 
 
 def test_an_offline_move_refused_on_its_return_says_why(
