@@ -437,8 +437,10 @@ async def _seat_offer(
     request: Request, code: str, token: str, seat: Seat, service: RoomService, lang: str
 ) -> str:
     """The page a seat link shows before anything is set: whose seat it opens, which
-    seat (if any) this browser holds in the room now and would give up, and the button."""
-    view = await service.view(code, None)
+    seat (if any) this browser holds in the room now and would give up, and the button.
+    Read as the link's own seat reads the room: a practice table shows itself to its
+    player alone, and its player's second device comes in by this link too."""
+    view = await service.view(code, seat.pid)
     held = await seat_in(request, code, service)
     return render.page(
         "seat-take",
