@@ -78,8 +78,9 @@
     if (!config || !config.formData) return null;
     var values = {};
     config.formData.forEach(function (value, key) { if (typeof value === "string") values[key] = value; });
+    // A move held again (lost on its way back) keeps the step it was first tapped at.
     var stage = document.getElementById("stage");
-    if (stage && stage.dataset.moment) values.moment = stage.dataset.moment;
+    if (!values.moment && stage && stage.dataset.moment) values.moment = stage.dataset.moment;
     return { verb: config.verb || "post", path: config.path, values: values };
   }
   function sendHeld() {
