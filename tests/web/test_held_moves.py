@@ -12,6 +12,7 @@ import pytest
 from ..kit import (
     Player,
     Server,
+    clues_for,
     http,
     public,
     solution,
@@ -61,7 +62,7 @@ def test_a_move_held_offline_is_refused_once_the_table_is_at_another_clover(api:
     start_and_write_clues(players)
     first = spectator_of(players)
     tapped_at = moment(seated(players[0]), players[0].code)
-    assert tapped_at == f"resolution-{first.seat}-1"
+    assert tapped_at.startswith(f"resolution-{first.seat}-1-")
     # Bea's phone goes offline; from her laptop and the others' phones the table plays
     # the first clover through and goes on to the next one, where she guesses again.
     play_clover(players)
@@ -127,3 +128,26 @@ def test_a_move_held_offline_says_so_in_the_pages_language(api: str) -> None:
     )
     assert r.status_code == 409
     assert "hors ligne" in r.text
+
+
+def test_clues_held_offline_are_refused_in_the_next_games_clues(api: str) -> None:
+    """The next game writes clues too, on a new deal: clues written for the last one,
+    held offline all game long, are not saved on the new clover."""
+    players = table(api, 3)
+    players[0].act("start")
+    bea = players[1]
+    phone = seated(bea)
+    tapped_at = moment(phone, bea.code)
+    assert tapped_at.startswith("clues-")
+    for p in players:
+        p.act("clues", clues=clues_for(p.seat))
+        p.act("done")
+    while public(api, bea.code)["phase"] != "finished":
+        play_clover(players)
+    players[0].act("again")
+    players[0].act("start")
+    assert moment(phone, bea.code) != tapped_at
+    held = {"type": "clues", **{f"clue{i}": f"Old{i}" for i in range(4)}, "moment": tapped_at}
+    r = phone.post(f"/r/{bea.code}/act", data=held, headers=HX)
+    assert r.status_code == 409, r.text
+    assert [leaf["clue"] for leaf in bea.state()["clover"]["leaves"]] == [None] * 4
