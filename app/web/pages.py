@@ -477,7 +477,7 @@ async def room_action(
         action = to_action(ACTION.validate_python(form_body(form)))
         action = answering(request, code, action)  # never from the asking browser
         tapped_at = form.get("moment")
-        if isinstance(tapped_at, str) and not isinstance(action, act.Say):
+        if isinstance(tapped_at, str) and not isinstance(action, ANY_MOMENT):
             await _act_at(service, code, seat, action, tapped_at)
         else:
             await service.act(code, seat, action)
@@ -500,6 +500,10 @@ async def room_action(
         return Response(status_code=204)
     return see_room(code)
 
+
+ANY_MOMENT = (act.Say, act.Leave)
+"""Moves that mean the same at any step of the game, held offline or not: a chat line,
+leaving the table."""
 
 HELD_TRIES = 3
 """Times a held move is tried while other moves keep landing first (each a new ``seq``)."""

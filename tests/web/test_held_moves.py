@@ -113,6 +113,10 @@ def test_a_move_held_offline_goes_while_the_table_is_where_it_was_tapped(api: st
     r = phone.post(f"/r/{bea.code}/act", data={"type": "say", "text": "Back!", "moment": "lobby"})
     assert r.status_code in (204, 303), r.text
     assert public(api, bea.code)["chat"][-1]["text"] == "Back!"
+    # So is leaving the table.
+    r = phone.post(f"/r/{bea.code}/act", data={"type": "leave", "moment": "lobby"}, headers=HX)
+    assert r.status_code == 204 and r.headers["HX-Redirect"] == f"/?left={bea.code}"
+    assert public(api, bea.code)["players"][bea.seat]["out"]
 
 
 def test_a_move_held_offline_says_so_in_the_pages_language(api: str) -> None:
