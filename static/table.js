@@ -59,7 +59,9 @@
   // when a request fails on its way. A clue's check as it is typed just waits for the next.
   // Once the phone is back online, the move held is sent again, once: the warning goes,
   // and the answer says what became of it (nothing when it went through, the reason
-  // when the table refuses it, the board having moved on meanwhile).
+  // when the table refuses it, the board having moved on meanwhile). It carries the step
+  // of the game it was tapped at (the stage's data-moment): the table refuses it if it
+  // has gone on to another clover or try meanwhile, rather than play it there.
   var unsent = null; // {verb, path, values} of the last move not sent
   function offlineSaid() {
     if (unsent) flash(say("Held", "Not sent: you are offline. It goes by itself once you are back."));
@@ -76,6 +78,9 @@
     if (!config || !config.formData) return null;
     var values = {};
     config.formData.forEach(function (value, key) { if (typeof value === "string") values[key] = value; });
+    // A move held again (lost on its way back) keeps the step it was first tapped at.
+    var stage = document.getElementById("stage");
+    if (!values.moment && stage && stage.dataset.moment) values.moment = stage.dataset.moment;
     return { verb: config.verb || "post", path: config.path, values: values };
   }
   function sendHeld() {

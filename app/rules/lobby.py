@@ -144,7 +144,8 @@ def why_not_again(room: Room) -> Refusal | None:
 def on_invite(action: act.Invite, room: Room, seat: int, deck: Sequence[Words]) -> Room:
     refuse(why_not_invite(room, seat))
     # The practice bots go (bots are the host's to seat, where they speak the language),
-    # the game with them: back in the lobby, whose code now lets friends in.
+    # the game with them: back in the lobby, whose code now lets friends in. What was
+    # said at the table was said with nobody there: the friends do not find it.
     for bot in reversed([s for s, p in enumerate(room.players) if p.bot]):
         room = without(room, bot)
     players = tuple(replace(p, out=False, stand_in=False) for p in room.players)
@@ -156,6 +157,8 @@ def on_invite(action: act.Invite, room: Room, seat: int, deck: Sequence[Words]) 
         clovers=(),
         resolution=None,
         results=(),
+        chat=(),
+        held_chat=(),
         countdown=None,
         paused=False,
     )

@@ -32,6 +32,16 @@ class StaleAction(RuleError):
     )
 
 
+class MovedOnOffline(StaleAction):
+    """A move tapped while the phone was offline, sent once it is back, after the table
+    went on to another step: played now it would land on another clover or try than
+    the one its player saw."""
+
+    default_message = N_(
+        "Your move made offline was not sent: the table moved on meanwhile. Have another look."
+    )
+
+
 class RateLimited(RuleError):
     code = "rate_limited"
     status = 429

@@ -27,7 +27,7 @@ from app.rules.state import MAX_DECOYS, MIN_DECOYS, STANDARD_DECOYS
 from app.rules.text import N_
 from app.service.clock import epoch_ms
 from app.service.codes import normalize_code
-from app.service.errors import NotSeated, RateLimited, RoomNotFound
+from app.service.errors import MovedOnOffline, NotSeated, RateLimited, RoomNotFound, StaleAction
 from app.service.room_state import Legend
 from app.service.rooms import RoomService
 from app.service.seats import Seat
@@ -437,8 +437,10 @@ async def _seat_offer(
     request: Request, code: str, token: str, seat: Seat, service: RoomService, lang: str
 ) -> str:
     """The page a seat link shows before anything is set: whose seat it opens, which
-    seat (if any) this browser holds in the room now and would give up, and the button."""
-    view = await service.view(code, None)
+    seat (if any) this browser holds in the room now and would give up, and the button.
+    Read as the link's own seat reads the room: a practice table shows itself to its
+    player alone, and its player's second device comes in by this link too."""
+    view = await service.view(code, seat.pid)
     held = await seat_in(request, code, service)
     return render.page(
         "seat-take",
@@ -474,7 +476,11 @@ async def room_action(
         form = await request.form()
         action = to_action(ACTION.validate_python(form_body(form)))
         action = answering(request, code, action)  # never from the asking browser
-        await service.act(code, seat, action)
+        tapped_at = form.get("moment")
+        if isinstance(tapped_at, str) and not isinstance(action, ANY_MOMENT):
+            await _act_at(service, code, seat, action, tapped_at)
+        else:
+            await service.act(code, seat, action)
         if form.get("then") == "done":
             await service.act(code, seat, act.Done())
     except CluesRejected as error:
@@ -493,6 +499,36 @@ async def room_action(
     if is_htmx(request):
         return Response(status_code=204)
     return see_room(code)
+
+
+ANY_MOMENT = (act.Say, act.Leave)
+"""Moves that mean the same at any step of the game, held offline or not: a chat line,
+leaving the table."""
+
+HELD_TRIES = 3
+"""Times a held move is tried while other moves keep landing first (each a new ``seq``)."""
+
+
+async def _act_at(
+    service: RoomService, code: str, seat: Seat, action: act.Action, tapped_at: str
+) -> None:
+    """A move the page held while the phone was offline (``static/table.js``), sent once
+    it is back with the step of the game it was tapped at (``render.moment_of``): played
+    only if the table is still at that step, as this seat sees it, and refused with a
+    clear message otherwise. Its ``seq`` is pinned, so the table cannot move on between
+    the look and the move."""
+    for _ in range(HELD_TRIES):
+        view = await service.view(code, seat.pid)
+        if render.moment_of(view) != tapped_at:
+            raise MovedOnOffline()
+        try:
+            await service.act(code, seat, action, expect_seq=view["seq"])
+        except MovedOnOffline:
+            raise
+        except StaleAction:
+            continue  # another move landed first: look again
+        return
+    raise StaleAction()
 
 
 def _left(request: Request, code: str) -> Response:

@@ -8,6 +8,7 @@ logic beyond presentation (which words face which edge, who is who).
 
 from __future__ import annotations
 
+import hashlib
 import io
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
@@ -221,6 +222,32 @@ def region_context(view: Mapping[str, Any], site: str, **extra: Any) -> dict[str
     return room_context(view, site=site, **extra)
 
 
+def moment_of(view: Mapping[str, Any]) -> str:
+    """Which step of the game a seat's page shows: the phase, and while a clover is
+    rebuilt, whose clover, which try and whether it is checked. The stage carries it
+    (``data-moment``): the page brings the stage into view when it changes, and a move
+    tapped offline carries the one it was tapped at, so that, sent once the phone is
+    back, it is refused rather than played on another clover (``pages.room_action``)."""
+    res = view["resolution"]
+    if res is not None:
+        checked = "-checked" if res["checked"] else ""
+        cards = [card["card"] for card in res["pool"]]
+        cards += [slot["card"] for slot in res["board"] if slot["card"]]
+        return f"{view['phase']}-{res['spectator']}-{res['attempt']}{checked}-{_dealt(cards)}"
+    clover = view["clover"]
+    if view["phase"] == "clues" and clover is not None:
+        # Another game's clues are the same phase: its deal tells them apart.
+        words = [word for leaf in clover["leaves"] for word in leaf["pair"]]
+        return f"clues-{_dealt(words)}"
+    return str(view["phase"])
+
+
+def _dealt(items: Sequence[str]) -> str:
+    """A short mark of one deal's cards or keywords, the same whatever their order: two
+    games, or two clovers of one Spectator's seat, are not taken for one another."""
+    return hashlib.sha256("\n".join(sorted(items)).encode()).hexdigest()[:8]
+
+
 def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
     """What every room template gets: the view and names derived from it."""
     players = view["players"]
@@ -245,6 +272,7 @@ def room_context(view: Mapping[str, Any], **extra: Any) -> dict[str, Any]:
         "watching": you is not None and you.get("watcher", False),
         "names": names,
         "res": res,
+        "moment": moment_of(view),
         "cards": cards,
         "is_spectator": res is not None and me is not None and me["seat"] == res["spectator"],
         # the practice table's lesson: the steps this seat is at (``rules.lesson``)

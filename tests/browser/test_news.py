@@ -10,6 +10,7 @@ player's next step is.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -345,6 +346,9 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
     player.allow(r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|net::ERR")
     page = player.page
     card = seat.state()["resolution"]["pool"][0]["card"]
+    tapped_at = page.locator("#stage").get_attribute("data-moment")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None)
     player.context.set_offline(True)
     page.locator(f'.pool .card[data-card="{card}"]').click()
     page.locator('.place[data-spot="0"]').click()
@@ -353,6 +357,52 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
     page.locator("#flash .flash").wait_for(state="detached")
     page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
     assert seat.state()["resolution"]["board"][0]["card"] == card
+    # Sent once, with the step of the game it was tapped at: the table refuses it should
+    # it have gone on to another clover meanwhile (tests/web/test_held_moves.py).
+    placed = [body for body in sent if "type=place" in body]
+    assert len(placed) == 1, sent
+    assert parse_qs(placed[0])["moment"] == [tapped_at]
+
+
+def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
+    server: kit.Server, open_player: OpenPlayer
+) -> None:
+    """Back online, the held move is lost on its way as the phone drops again: held once
+    more, it still carries the step it was first tapped at, not the one the page has come
+    to meanwhile (here drawn by hand), and goes once the phone is back for good."""
+    players = _table(server.url)
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
+    seat = next(p for p in players if p.seat != spectator.seat)
+    player = _page(open_player, seat)
+    player.allow(
+        r"^\[object Event\]$|htmx:sseError|htmx:sendError|htmx:afterRequest"
+        r"|ERR_INTERNET_DISCONNECTED|net::ERR"
+    )
+    page = player.page
+    card = seat.state()["resolution"]["pool"][0]["card"]
+    tapped_at = page.locator("#stage").get_attribute("data-moment")
+    sent: list[str] = []
+    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None)
+    player.context.set_offline(True)
+    page.locator(f'.pool .card[data-card="{card}"]').click()
+    page.locator('.place[data-spot="0"]').click()
+    page.locator("#flash .flash[data-offline]").wait_for()
+    page.evaluate("document.getElementById('stage').dataset.moment = 'resolution-9-9'")
+
+    def dropped(route: Any) -> None:
+        player.context.set_offline(True)
+        route.abort("internetdisconnected")
+
+    page.route("**/act", dropped)
+    player.context.set_offline(False)
+    page.wait_for_function("() => navigator.onLine === false")
+    page.locator("#flash .flash[data-offline]").wait_for()
+    page.unroute("**/act")
+    player.context.set_offline(False)
+    page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
+    moments = [parse_qs(body).get("moment") for body in sent if "type=place" in body]
+    assert moments == [[tapped_at], [tapped_at]], sent
 
 
 def test_an_offline_move_refused_on_its_return_says_why(

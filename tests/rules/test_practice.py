@@ -161,6 +161,18 @@ def test_a_practice_table_lets_nobody_else_in_until_it_is_opened_to_friends():
         apply(room, NEWCOMER, act.Invite())
 
 
+def test_what_was_said_at_a_practice_table_stays_there_once_it_is_opened_to_friends():
+    """Nobody but its player was at the table: the friends the code lets in afterwards
+    do not read what was said to the bots, in the lesson or the lobby the host opened."""
+    room = apply(practice(), NEWCOMER, act.Say("my own notes, for nobody"))
+    assert [line.text for line in room.chat] == ["my own notes, for nobody"]
+    room = apply(room, NEWCOMER, act.Invite())
+    room = apply(room, None, act.Join("Bea"))
+    assert room.chat == () and view(room, 1)["chat"] == []
+    room = apply(room, 1, act.Say("Hello!"))
+    assert [(line.id, line.text) for line in room.chat] == [(1, "Hello!")]
+
+
 def test_a_practice_game_is_played_once():
     room = practice()
     assert not view(room, NEWCOMER)["can"]["again"]

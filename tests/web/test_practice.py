@@ -121,3 +121,28 @@ def test_the_home_page_offers_the_lesson_and_opens_a_practice_table(api: str) ->
     assert DEALS["zh"].refused in page.text  # the example clue, written on purpose
     refused = http.post(f"{api}/practice", data={"name": ""}, headers={"Origin": api})
     assert refused.status_code == 422 and 'id="learn-error"' in refused.text
+
+
+def test_the_practice_players_own_seat_link_opens_their_seat_on_a_second_device(
+    api: str,
+) -> None:
+    """The page offers "Play on another device" at a practice table too: its link is the
+    one way in for its player's second device, while a stranger's stays shut."""
+    ada = practice(api)
+    code, token = ada.code, ada.token
+    page = http.get(f"{api}/r/{code}", cookies={f"soclover_{code}": token})
+    assert f"/r/{code}/seat#{token}" in page.text
+    laptop = http.Client(base_url=api, headers={"Origin": api}, timeout=10)
+    offer = laptop.post(f"/r/{code}/seat", data={"token": token})
+    assert offer.status_code == 200, offer.text
+    assert "Play here as Ada" in offer.text
+    taken = laptop.post(
+        f"/r/{code}/seat", data={"token": token, "confirm": "yes"}, follow_redirects=False
+    )
+    assert taken.status_code == 303
+    room = laptop.get(f"/r/{code}")
+    assert room.status_code == 200 and 'class="room practice"' in room.text
+    # A stranger's guess at a token still meets a table that is not there.
+    stranger = http.Client(base_url=api, headers={"Origin": api}, timeout=10)
+    assert stranger.post(f"/r/{code}/seat", data={"token": token[:-2] + "zz"}).status_code == 410
+    assert stranger.get(f"/r/{code}").status_code == 404
