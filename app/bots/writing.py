@@ -78,14 +78,10 @@ def write_clues(
     everything = vectors @ np.asarray(meanings(brain, list(keywords), language, ("{}",))).T
     if language == "en":
         # What people say together counts too: the guessers read clues with it.
-        # (einsum's own loop, not the BLAS: on a busy host the BLAS's threads made these
-        # small products take up to 150 ms where one thread takes under one)
         sense = associations()
         candidate_vectors = sense.vectors(candidates)
-        fit = fit + WRITING * np.einsum("nd,kd->nk", candidate_vectors, sense.vectors(words))
-        everything = everything + WRITING * np.einsum(
-            "nd,kd->nk", candidate_vectors, sense.vectors(keywords)
-        )
+        fit = fit + WRITING * (candidate_vectors @ sense.vectors(words).T)
+        everything = everything + WRITING * (candidate_vectors @ sense.vectors(keywords).T)
     senses = None
     if vocabulary.senses is not None:
         senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)
