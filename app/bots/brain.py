@@ -21,6 +21,20 @@ from app.bots.vocabulary import (
 )
 
 
+def one_thread_sums() -> None:
+    """Hold numpy's BLAS to one thread, as the model's session is held (``model``).
+
+    The bots' sums are small (6,000 clue words by eight keywords): one thread does
+    one in a millisecond or two, where the BLAS's own threads, on a host whose cores
+    are busy with the rooms and everything else, wait on each other and made the same
+    product take 4 to 280 ms. Process-wide, and only when a bot is first needed: the
+    server does no other BLAS sums, and one without bots never loads numpy at all."""
+    import numpy  # noqa: F401 - its BLAS must be loaded to be found and held
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(limits=1, user_api="blas")
+
+
 class Brain:
     def __init__(
         self,
@@ -33,6 +47,7 @@ class Brain:
         ``vocabulary.FOREIGN_SIZE``); ``ready_keywords``: whether the deck's keywords of
         another language are embedded ahead of its first game. A test's brain takes a
         few hundred words and no keywords, which it makes in seconds on a clean machine."""
+        one_thread_sums()
         self.embedder = embedder or Embedder()
         associations()  # read now, not in a bot's first decision
         self.words = candidate_words()

