@@ -93,7 +93,15 @@ def interface_language(request: Request) -> str:
     return negotiate(request.headers.get("accept-language"))
 
 
-Lang = Annotated[str, Depends(interface_language)]
+async def request_language(request: Request) -> str:
+    """``interface_language`` as a dependency. ``async`` although it never awaits: FastAPI
+    runs a plain ``def`` dependency in its thread pool, a hop to a worker thread and back
+    on every page and form post (docs/performance.md, "A room's best read once, and what
+    FastAPI's action route costs"); a cookie and one bounded header read need no thread."""
+    return interface_language(request)
+
+
+Lang = Annotated[str, Depends(request_language)]
 
 
 router = APIRouter(include_in_schema=False)
