@@ -9,6 +9,7 @@ player's next step is.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -333,26 +334,52 @@ def test_a_page_opened_in_each_phase_says_where_the_table_stands(
     assert opened(host, "finished").startswith(f"The game is over: {total} of ")
 
 
-def test_the_offline_warning_leaves_once_the_move_is_sent_again(
-    server: kit.Server, open_player: OpenPlayer
-) -> None:
-    """A card laid while the phone is offline is not sent, and the page says so; back
-    online, the move goes, and the warning with it."""
+@dataclass
+class Held:
+    """A card laid on the first spot while the phone was offline, and what the page sent."""
+
+    card: str
+    moment: str | None
+    """The stage's step of the game when the card was tapped."""
+    sent: list[str] = field(default_factory=list)
+    """The bodies of every post to ``/act`` since, in order."""
+
+
+def _tap_offline(
+    server: kit.Server, open_player: OpenPlayer, also_allowed: str = ""
+) -> tuple[kit.Player, Player, Held]:
+    """A guesser's page at a new table's first clover lays a card while offline, and
+    shows the offline warning; the phone is still offline."""
     players = _table(server.url)
     kit.start_and_write_clues(players)
     spectator = kit.spectator_of(players)
     seat = next(p for p in players if p.seat != spectator.seat)
     player = _page(open_player, seat)
-    player.allow(r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|net::ERR")
+    player.allow(
+        r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|net::ERR" + also_allowed
+    )
     page = player.page
-    card = seat.state()["resolution"]["pool"][0]["card"]
-    tapped_at = page.locator("#stage").get_attribute("data-moment")
-    sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None)
+    held = Held(
+        seat.state()["resolution"]["pool"][0]["card"],
+        page.locator("#stage").get_attribute("data-moment"),
+    )
+    page.on(
+        "request", lambda r: held.sent.append(r.post_data or "") if r.url.endswith("/act") else None
+    )
     player.context.set_offline(True)
-    page.locator(f'.pool .card[data-card="{card}"]').click()
+    page.locator(f'.pool .card[data-card="{held.card}"]').click()
     page.locator('.place[data-spot="0"]').click()
     page.locator("#flash .flash[data-offline]").wait_for()
+    return seat, player, held
+
+
+def test_the_offline_warning_leaves_once_the_move_is_sent_again(
+    server: kit.Server, open_player: OpenPlayer
+) -> None:
+    """A card laid while the phone is offline is not sent, and the page says so; back
+    online, the move goes, and the warning with it."""
+    seat, player, held = _tap_offline(server, open_player)
+    page, card, sent = player.page, held.card, held.sent
     player.context.set_offline(False)
     page.locator("#flash .flash").wait_for(state="detached")
     page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
@@ -361,7 +388,7 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
     # it have gone on to another clover meanwhile (tests/web/test_held_moves.py).
     placed = [body for body in sent if "type=place" in body]
     assert len(placed) == 1, sent
-    assert parse_qs(placed[0])["moment"] == [tapped_at]
+    assert parse_qs(placed[0])["moment"] == [held.moment]
 
 
 def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
@@ -370,24 +397,8 @@ def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
     """Back online, the held move is lost on its way as the phone drops again: held once
     more, it still carries the step it was first tapped at, not the one the page has come
     to meanwhile (here drawn by hand), and goes once the phone is back for good."""
-    players = _table(server.url)
-    kit.start_and_write_clues(players)
-    spectator = kit.spectator_of(players)
-    seat = next(p for p in players if p.seat != spectator.seat)
-    player = _page(open_player, seat)
-    player.allow(
-        r"^\[object Event\]$|htmx:sseError|htmx:sendError|htmx:afterRequest"
-        r"|ERR_INTERNET_DISCONNECTED|net::ERR"
-    )
-    page = player.page
-    card = seat.state()["resolution"]["pool"][0]["card"]
-    tapped_at = page.locator("#stage").get_attribute("data-moment")
-    sent: list[str] = []
-    page.on("request", lambda r: sent.append(r.post_data or "") if r.url.endswith("/act") else None)
-    player.context.set_offline(True)
-    page.locator(f'.pool .card[data-card="{card}"]').click()
-    page.locator('.place[data-spot="0"]').click()
-    page.locator("#flash .flash[data-offline]").wait_for()
+    _, player, held = _tap_offline(server, open_player, "|htmx:sendError|htmx:afterRequest")
+    page, card, sent = player.page, held.card, held.sent
     page.evaluate("document.getElementById('stage').dataset.moment = 'resolution-9-9'")
 
     def dropped(route: Any) -> None:
@@ -402,7 +413,7 @@ def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
     player.context.set_offline(False)
     page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
     moments = [parse_qs(body).get("moment") for body in sent if "type=place" in body]
-    assert moments == [[tapped_at], [tapped_at]], sent
+    assert moments == [[held.moment], [held.moment]], sent
 
 
 def test_an_offline_move_refused_on_its_return_says_why(
