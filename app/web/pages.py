@@ -13,10 +13,9 @@ a bare error or a 500.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, FastAPI, Form, Request
+from fastapi import APIRouter, FastAPI, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import TypeAdapter, ValidationError
 from starlette.datastructures import FormData
@@ -42,15 +41,13 @@ from app.web.deps import (
     ServiceDep,
     cookie_name,
     forget_cookie,
-    get_service,
     limit,
-    page_code,
     presented_token,
     reader_seat,
     seat_in,
     set_seat_cookie,
 )
-from app.web.i18n import Lang, Message, interface_language, localize
+from app.web.i18n import Lang, Message, localize
 from app.web.schemas import ActionIn, form_fields, to_action
 
 router = APIRouter(include_in_schema=False, dependencies=[SameOriginPosts])
@@ -465,31 +462,11 @@ def _name_of(view: Mapping[str, Any], pid: int) -> str | None:
 # --- actions from the room page ----------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class PageActing:
-    """The room, the service and the reader's language of an action from the room page."""
-
-    code: str
-    service: RoomService
-    lang: str
-
-
-async def page_acting(request: Request, code: str) -> PageActing:
-    """``PageCode``, ``ServiceDep`` and ``Lang`` in one dependency (the same functions, in
-    the same order), as ``deps.acting`` is for the API: FastAPI reads the parameters of
-    each dependency at a cost of its own, some 75,000 instructions a request
-    (docs/performance.md, "A room's best read once, and what FastAPI's action route
-    costs"), and the room page's actions are what its players send most."""
-    normalized = await page_code(code)
-    return PageActing(normalized, await get_service(request), interface_language(request))
-
-
 @router.post("/r/{code}/act")
 async def room_action(
-    request: Request, acting: Annotated[PageActing, Depends(page_acting)]
+    request: Request, code: PageCode, service: ServiceDep, lang: Lang
 ) -> Response:
     """One action from a form or button of the room page."""
-    code, service, lang = acting.code, acting.service, acting.lang
     seat = await reader_seat(request, code, service)
     if seat is None:
         # The same whether or not the code is a room.
@@ -546,8 +523,6 @@ async def _act_at(
             raise MovedOnOffline()
         try:
             await service.act(code, seat, action, expect_seq=view["seq"])
-        except MovedOnOffline:
-            raise
         except StaleAction:
             continue  # another move landed first: look again
         return
