@@ -131,6 +131,21 @@ UPRIGHT_CLUE = "凹凸"
 """Two characters that a half turn swaps (凹 turned over looks like 凸): a clue no deck holds."""
 
 
+def rebuilt_on_a_page(
+    players: list[kit.Player], open_player: OpenPlayer, size: dict[str, int]
+) -> Player:
+    """Clues done, the first clover rebuilt right by its lock holder through the API, and
+    that player's page at ``size`` in a Chinese room, once it shows the full board."""
+    for p in players:
+        p.act("done")
+    holder = holder_of(players)
+    for s in sorted(kit.solution(players), key=lambda s: s["spot"]):
+        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+    guesser = seated(open_player, holder, size, locale="zh-CN", bypass_csp=True)
+    guesser.page.locator(".board .spot-3 .card").wait_for()
+    return guesser
+
+
 def _alike(a: list[int], b: list[int]) -> float:
     return sum(x == y for x, y in zip(a, b, strict=True)) / len(a)
 
@@ -189,17 +204,10 @@ def test_chinese_reads_upright_on_every_leaf(
     writer = seated(open_player, players[0], size, locale="zh-CN", bypass_csp=True)
     writer.page.locator(".write .clover").wait_for()
     _assert_upright(writer, ".write .clover", f"writing clues, {size}")
-    for p in players:
-        p.act("done")
-    holder = holder_of(players)
-    truth = sorted(kit.solution(players), key=lambda s: s["spot"])
-    for s in truth:
-        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
-    guesser = seated(open_player, holder, size, locale="zh-CN", bypass_csp=True)
-    guesser.page.locator(".board .spot-3 .card").wait_for()
+    guesser = rebuilt_on_a_page(players, open_player, size)
     _assert_upright(guesser, ".resolve .board", f"rebuilding, {size}")
     # Each keyword by the left leaf is the one of the card beside it: the top card's first.
-    board = holder.state()["resolution"]["board"]
+    board = holder_of(players).state()["resolution"]["board"]
     from app.rules.geometry import shown_word
 
     down = [shown_word(board[spot]["words"], board[spot]["rotation"], 3) for spot in (0, 3)]
@@ -614,15 +622,7 @@ def test_latin_words_read_sideways_on_the_side_leaves_of_a_chinese_room(
     _words_ok(page, "#stage", "zh 360x740, two letters in one cell")
     players[1].act("clues", clues=LATIN_CLUES)
 
-    for p in players:
-        p.act("done")
-    holder = holder_of(players)
-    truth = sorted(kit.solution(players), key=lambda s: s["spot"])
-    for s in truth:
-        holder.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
-    guesser = seated(open_player, holder, PHONE, locale="zh-CN", bypass_csp=True)
-    page = guesser.page
-    page.locator(".board .spot-3 .card").wait_for()
+    page = rebuilt_on_a_page(players, open_player, PHONE).page
     _latin_reads_as_latin(page, ".resolve .board", {"Hamburger", "DNA"}, "rebuilding")
     _words_ok(page, "#stage", "zh 360x740, rebuilding")
     # The built-in Chinese deck holds no Latin keyword; a custom one (SOCLOVER_KEYWORDS_ZH)
