@@ -83,16 +83,26 @@
     if (!values.moment && stage && stage.dataset.moment) values.moment = stage.dataset.moment;
     return { verb: config.verb || "post", path: config.path, values: values };
   }
+  // The table's answer to a held move speaks of the step the phone was away from: the
+  // new step its stream brings as it comes back must not put it away unread (noteMoment).
+  var heldSent = false;
   function sendHeld() {
     var move = unsent;
     unsent = null;
     var shown = document.querySelector("#flash .flash[data-offline]");
     if (shown) clearFlash();
     if (!move || !move.path || !table()) return;
+    heldSent = true;
     htmx.ajax(move.verb, move.path, {
       values: move.values, target: "#flash", swap: "innerHTML", source: table()
     }).catch(function () {});
   }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (!heldSent || !toTable(event.detail)) return;
+    heldSent = false;
+    var answer = document.querySelector("#flash .flash");
+    if (answer) answer.dataset.held = "1";
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     if (navigator.onLine === false && toTable(event.detail)) {
       event.preventDefault();
@@ -738,7 +748,9 @@
     var sheet = box && box.classList.contains("open");
     var how = { block: "start", behavior: quiet.matches ? "auto" : "smooth" };
     if (scroll && moment !== null && now !== moment) {
-      clearFlash(); // a refusal answered the moment before: left up, it hides the new one
+      // A refusal answered the moment before: left up, it hides the new one. The answer
+      // to a move held offline is about this very change, and stays to be read.
+      if (!document.querySelector("#flash .flash[data-held]")) clearFlash();
       if (!sheet) {
         if (now === "lobby") window.scrollTo({ top: 0, behavior: how.behavior });
         else stage.scrollIntoView(how);

@@ -347,7 +347,7 @@ class Held:
 
 def _tap_offline(
     server: kit.Server, open_player: OpenPlayer, also_allowed: str = ""
-) -> tuple[kit.Player, Player, Held]:
+) -> tuple[list[kit.Player], kit.Player, Player, Held]:
     """A guesser's page at a new table's first clover lays a card while offline, and
     shows the offline warning; the phone is still offline."""
     players = _table(server.url)
@@ -370,7 +370,7 @@ def _tap_offline(
     page.locator(f'.pool .card[data-card="{held.card}"]').click()
     page.locator('.place[data-spot="0"]').click()
     page.locator("#flash .flash[data-offline]").wait_for()
-    return seat, player, held
+    return players, seat, player, held
 
 
 def test_the_offline_warning_leaves_once_the_move_is_sent_again(
@@ -378,7 +378,7 @@ def test_the_offline_warning_leaves_once_the_move_is_sent_again(
 ) -> None:
     """A card laid while the phone is offline is not sent, and the page says so; back
     online, the move goes, and the warning with it."""
-    seat, player, held = _tap_offline(server, open_player)
+    _, seat, player, held = _tap_offline(server, open_player)
     page, card, sent = player.page, held.card, held.sent
     player.context.set_offline(False)
     page.locator("#flash .flash").wait_for(state="detached")
@@ -397,7 +397,7 @@ def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
     """Back online, the held move is lost on its way as the phone drops again: held once
     more, it still carries the step it was first tapped at, not the one the page has come
     to meanwhile (here drawn by hand), and goes once the phone is back for good."""
-    _, player, held = _tap_offline(server, open_player, "|htmx:sendError|htmx:afterRequest")
+    _, _, player, held = _tap_offline(server, open_player, "|htmx:sendError|htmx:afterRequest")
     page, card, sent = player.page, held.card, held.sent
     page.evaluate("document.getElementById('stage').dataset.moment = 'resolution-9-9'")
 
@@ -414,6 +414,29 @@ def test_a_held_move_lost_again_on_its_way_back_keeps_the_step_it_was_tapped_at(
     page.locator(f'.board .spot-0 .card[data-card="{card}"]').wait_for()
     moments = [parse_qs(body).get("moment") for body in sent if "type=place" in body]
     assert moments == [[held.moment], [held.moment]], sent
+
+
+def test_a_move_held_while_the_table_moved_on_says_so_once_the_new_clover_is_shown(
+    server: kit.Server, open_player: OpenPlayer
+) -> None:
+    """While the phone is away, the others rebuild the clover and go on to the next one.
+    Back online, the page's stream brings the new clover and the held move is refused:
+    the refusal stays to be read, the new clover's arrival does not put it away."""
+    players, seat, player, held = _tap_offline(server, open_player, "|status of 4")
+    page = player.page
+    spectator = kit.spectator_of(players)
+    guessers = [p for p in players if p.seat != spectator.seat]
+    for slot in kit.solution(players):
+        guessers[0].act("place", card=slot["card"], spot=slot["spot"], rotation=slot["rotation"])
+    for guesser in guessers:
+        guesser.act("agree")
+    guessers[0].act("next")
+    player.context.set_offline(False)
+    page.wait_for_function(
+        "(was) => document.getElementById('stage').dataset.moment !== was", arg=held.moment
+    )
+    page.locator("#flash .flash", has_text="the table moved on").wait_for()
+    assert seat.state()["resolution"]["board"][0]["card"] is None
 
 
 def test_an_offline_move_refused_on_its_return_says_why(
