@@ -299,7 +299,8 @@ def test_a_game_whose_log_holds_watchers_actions_replays_into_its_history():
 
 # --- the Spectator keeps silent from any browser ----------------------------------------------
 
-HINT = "psst: top-left is Moon"
+HINT = "psst: top-left is Quokka"
+"""A word no deck holds: found in a view, it can only be the watcher's."""
 
 
 def every_view(room):
@@ -311,24 +312,24 @@ def test_the_spectators_second_browser_reaches_the_table_only_after_the_check():
     """A browser without the Spectator's cookie watches as a stranger: its name and its
     lines wait for the clover's check, read by nobody (watchers included) until then."""
     room = resolving(3)
-    room = watch(room, "TL is Moon")
+    room = watch(room, "TL is Quokka")
     zoe = room.watchers[-1].pid
     room = apply(room, None, act.Say(HINT, "2026-12-01T10:00:00Z", now=1_000), watcher=zoe)
     before = room.last_chat_id()
     assert room.chat == resolving(3).chat  # nothing said to the table
     for text in every_view(room):
-        assert "Moon" not in text and HINT not in text
+        assert "Quokka" not in text and HINT not in text
     assert view(room, WATCHER)["held_lines"] == 1 and view(room, 0)["held_lines"] is None
     assert view(room, 0)["watchers_held"] and view(room, 0)["can"]["send_away"] == []
 
     checked = play_clover(room, 4)
     assert checked.resolution.checked
     line = checked.chat[-1]
-    assert (line.text, line.name, line.watcher, line.held) == (HINT, "TL is Moon", True, True)
+    assert (line.text, line.name, line.watcher, line.held) == (HINT, "TL is Quokka", True, True)
     assert line.id > before and checked.held_chat == ()
     shown = view(checked, 0)
     assert shown["chat"][-1]["held"] is True and not shown["watchers_held"]
-    assert [w["name"] for w in shown["watchers"]] == ["TL is Moon"]
+    assert [w["name"] for w in shown["watchers"]] == ["TL is Quokka"]
     assert shown["can"]["send_away"] == [zoe]
 
 
