@@ -89,19 +89,19 @@ def allowed(
         "sit": False,
         "watchers_chat": host,
         "send_away": [
-            w.pid
-            for w in room.watchers
-            if host and watchers.why_not_send_away(room, seat, w.pid) is None
-        ],
+            w.pid for w in room.watchers if watchers.why_not_send_away(room, seat, w.pid) is None
+        ]
+        if host
+        else [],
         "settings": set_up,
         "start": set_up and lobby.why_not_start(room, seat) is None,
         "leave": seating.why_not_leave(room, seat) is None,
-        "drop": [s for s in seats if host and seating.why_not_drop(room, seat, s) is None],
-        "kick": [s for s in seats if set_up and seating.why_not_kick(room, seat, s) is None],
+        "drop": [s for s in seats if seating.why_not_drop(room, seat, s) is None] if host else [],
+        "kick": [s for s in seats if seating.why_not_kick(room, seat, s) is None] if set_up else [],
         "add_bot": set_up and bots and seating.why_not_add_bot(room, seat) is None,
-        "stand_in": [
-            s for s in seats if host and bots and seating.why_not_stand_in(room, seat, s) is None
-        ],
+        "stand_in": [s for s in seats if seating.why_not_stand_in(room, seat, s) is None]
+        if host and bots
+        else [],
         "allow": [c.id for c in room.claims if claims.why_not_allow(room, seat, c.id) is None],
         "refuse": [c.id for c in room.claims if claims.why_not_refuse(room, seat, c.id) is None],
         "claim": False,

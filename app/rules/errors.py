@@ -245,6 +245,10 @@ class PlayerPresent(Conflict):
     default_message = N_("Only a player who has left the table can be removed.")
 
 
+class StandInForAway(PlayerPresent):
+    default_message = N_("A bot can stand in only for a player who is away.")
+
+
 class BotStandsIn(Conflict):
     code = "bot_stands_in"
     default_message = N_("A bot already plays this seat.")

@@ -22,7 +22,6 @@ from app.rules.lookalikes import is_visible_name, look_alike
 from app.rules.names import NO_LETTER, has_letter, is_reserved_name
 from app.rules.resolution import check_if_agreed
 from app.rules.state import BOT_NAMES, MAX_NAME_LENGTH, MAX_PLAYERS, Player, Room
-from app.rules.text import N_
 from app.rules.writing import resolution_if_all_done, with_clover
 
 
@@ -188,7 +187,7 @@ def why_not_stand_in(room: Room, seat: int, target: int) -> Refusal | None:
         return errors.BadSeat
     player = room.players[target]
     if target == seat or player.present or player.bot:
-        return errors.PlayerPresent(N_("A bot can stand in only for a player who is away."))
+        return errors.StandInForAway
     if player.out:
         return errors.AlreadyOut
     if player.stand_in:

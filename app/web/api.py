@@ -33,6 +33,7 @@ from app.web.deps import (
 )
 from app.web.events import state_json
 from app.web.i18n import Lang
+from app.web.plain_route import PlainRoute
 from app.web.renderings import renderings_of
 from app.web.schemas import (
     ActionIn,
@@ -110,6 +111,7 @@ def add_first_routes(app: FastAPI) -> None:
         post_action,
         methods=["POST"],
         response_model=ActionOut,
+        route_class_override=PlainRoute,
     )
     add(
         f"{router.prefix}/rooms/{{code}}/events",
