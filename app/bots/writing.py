@@ -4,7 +4,9 @@ A candidate's fit to a pair is its relatedness to the weaker of the two
 keywords (a clue must reach both) plus a little of the stronger, less how much
 it also fits the clover's other keywords, which would lead the guessers astray.
 In English, how often the words come up together (``associations``) counts
-beside the model's relatedness, as it does when the bots guess.
+beside the model's relatedness, as it does when the bots guess, and so does a
+phrase a candidate makes with a keyword (corn sugar and the corn belt: ``corn``
+for Sugar and Belt).
 The best few are then put to the room's clue checker, and the first it takes
 without a warning is written: never a keyword, a form of one or a relative,
 never a word written for another leaf, never a blocklisted word (those are not
@@ -21,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from app.bots.associations import WRITING, associations
+from app.bots.associations import PHRASE_WRITING, WRITING, associations
 from app.bots.bridge import meanings
 from app.bots.vocabulary import ClueWords
 from app.rules.languages import check_clue_in
@@ -85,6 +87,10 @@ def write_clues(
         candidate_vectors = sense.vectors(candidates)
         fit = fit + WRITING * (candidate_vectors @ sense.vectors(words).T)
         everything = everything + WRITING * (candidate_vectors @ sense.vectors(keywords).T)
+        # And the phrases people say (brown sugar, a brown belt): a word said with a
+        # keyword is nearer it, for the pair's keywords as for the clover's others.
+        fit = fit + PHRASE_WRITING * sense.phrase_matrix(candidates, words)
+        everything = everything + PHRASE_WRITING * sense.phrase_matrix(candidates, keywords)
     senses = None
     if vocabulary.senses is not None:
         senses = np.einsum("ngd,kd->ngk", vocabulary.senses, pair_meanings)

@@ -23,7 +23,13 @@ each of those words WordNet knows, the words of its first three senses: their
 synonyms, their definitions, and the words of the senses one link away (kinds of
 it, what it is a kind of, its parts, what it is part of, its domain), kept when
 they are among the same top words and not function words (``wordnet.tsv.gz``, a
-form of a word such as a plural pointing to its lemma's line).
+form of a word such as a plural pointing to its lemma's line). And the phrases
+people say with a word (``phrases.tsv.gz``): for each of those words, the other
+word of every WordNet lemma of two separate words it is one of (``brown_sugar``,
+``sea_bass``, ``paper_money``), of any part of speech, the other word also among
+the top words and not a function word. A closed compound (``sunflower``) is not a
+phrase here: a clue that holds a keyword is refused; nor a hyphenated one, whose
+other halves are mostly ``shaped`` and ``like``, which no one writes as a clue.
 
     .venv/bin/python bench/data/make_associations.py --glove-npy ... --glove-words ... --wordnet DIR
 """
@@ -207,6 +213,19 @@ def main() -> None:
             lines.append(f"{word}\t{' '.join(sorted(near))}")
     with gzip.open(OUT / "wordnet.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as out:
         out.write("\n".join(lines) + "\n")
+
+    partners: dict[str, set[str]] = {}
+    for p in POS:
+        for lemma in index[p]:
+            parts = lemma.split("_")
+            if len(parts) != 2 or parts[0] == parts[1]:
+                continue
+            if all(w in top and w not in function for w in parts):
+                partners.setdefault(parts[0], set()).add(parts[1])
+                partners.setdefault(parts[1], set()).add(parts[0])
+    phrases = [f"{w}\t{' '.join(sorted(partners[w]))}" for w in words if w in partners]
+    with gzip.open(OUT / "phrases.tsv.gz", "wt", encoding="utf-8", compresslevel=9) as out:
+        out.write("\n".join(phrases) + "\n")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,15 @@ def test_wordnet_links_a_thing_to_what_it_is_and_its_forms(sense: Associations) 
     assert not sense.linked("qzxv", "cheese")
 
 
+def test_wordnet_phrases_join_a_word_to_the_words_it_is_said_with(sense: Associations) -> None:
+    assert {"brown", "cane", "corn"} <= sense.partners("Sugar")  # brown sugar, sugar cane
+    assert sense.phrase("corn", "Sugar") and sense.phrase("corn", "Belt")  # the corn belt
+    assert sense.phrase("Times", "square") and sense.phrase("square", "times")
+    assert sense.phrase("sharks", "nurse")  # a plural read as its lemma
+    assert not sense.phrase("cheese", "rocket")
+    assert sense.partners("Qzxvw") == frozenset()
+
+
 def test_words_said_together_are_nearer_than_words_that_are_not(sense: Associations) -> None:
     mane, pony, tax = sense.vectors(["mane", "pony", "tax"])
     assert float(mane @ pony) > float(mane @ tax) + 0.3
@@ -54,6 +63,15 @@ def test_an_english_guess_reads_associations_and_another_language_does_not() -> 
     assert [int(i) for i in np.argmax(english, axis=1)] == [1, 3]
     french = relatedness(["cheddar", "mane"], keywords, Blank(), "fr")
     assert np.allclose(french, french[0, 0])  # the bridge alone: nothing to tell apart
+
+
+def test_a_clue_said_with_a_keyword_is_read_towards_it() -> None:
+    """Times Square: WordNet's links do not join the two words, and GloVe puts "times"
+    nearer Tax than Square."""
+    keywords = ["Square", "Cheese", "Tax", "Pony"]
+    fit = relatedness(["times"], keywords, Blank(), "en")
+    assert int(np.argmax(fit[0])) == 0
+    assert not associations().linked("times", "square")
 
 
 def test_the_server_reads_no_association_until_a_bot_thinks() -> None:

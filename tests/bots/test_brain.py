@@ -103,6 +103,15 @@ def test_a_bot_standing_in_keeps_the_clues_its_player_wrote(brain) -> None:  # t
     assert clues[0] == "Zebracorn" and all(clues[1:]) and "Zebracorn" not in clues[1:]
 
 
+def test_a_bot_writes_a_word_said_with_both_keywords_of_a_leaf(brain) -> None:  # type: ignore[no-untyped-def]
+    """Corn sugar and the corn belt: a phrase with each keyword, which the sentence
+    model and GloVe alone passed over (they wrote ``grass``)."""
+    leaves = [("Pony", "Skin"), ("Sugar", "Belt"), ("Sofa", "Treasure"), ("Ox", "Barrel")]
+    keywords = ["Pony", "Barber", "Picture", "Barrel", "Sugar", "Subway", "Boot", "Skin"]
+    keywords += ["Sofa", "Sun", "Town", "Belt", "Gray", "Treasure", "Ox", "Bubble"]
+    assert write_clues(leaves, keywords, [None] * 4, brain)[1] == "corn"
+
+
 def test_bots_rebuild_most_clovers_from_their_own_clues(brain) -> None:  # type: ignore[no-untyped-def]
     """Not the benchmark (``python -m bench.bots``): a floor far below it, to catch a
     brain that no longer guesses at all."""
