@@ -20,6 +20,7 @@ from app.rules.deck import builtin_deck_path, load_deck
 from app.service import housekeeping
 from app.service.build import build_service
 from app.service.cluster import Cluster
+from app.service.following import Update
 from app.service.memory_store import MemoryRoomStore
 from app.service.meter import UNMETERED, Meter
 from app.service.presence import PresenceTracker
@@ -150,3 +151,16 @@ async def write_clues(t: Table) -> None:
         await service.act(t.code, t.seat(seat), act.Clues(clues_for(seat)))
     for seat, _ in enumerate(t.seated):
         await service.act(t.code, t.seat(seat), act.Done())
+
+
+async def solve(t: Table) -> Update:
+    """The lock holder lays the clover being rebuilt as its Spectator wrote it and locks
+    it in: the clover checked at the first try, six points (pids are seats here)."""
+    service = t.service
+    room = await service.load(t.code)
+    holder, clover = room.lock_holder(), room.current_clover()
+    assert holder is not None and clover is not None
+    for spot, card in enumerate(clover.cards):
+        place = act.Place(card.id, spot, clover.rotations[spot])
+        await service.act(t.code, t.seat(holder), place)
+    return await service.act(t.code, t.seat(holder), act.Lock())
