@@ -121,9 +121,10 @@ class Table:
         return Seat(self.code, self.seated[at].seat)
 
 
-async def table(service: RoomService, *names: str) -> Table:
-    """A room opened by the first of ``names``, the others seated in the lobby."""
-    host = await service.create(names[0], 1)
+async def table(service: RoomService, *names: str, decoys: int = 1) -> Table:
+    """A room opened by the first of ``names`` (with ``decoys``), the others seated in
+    the lobby."""
+    host = await service.create(names[0], decoys)
     seated = [host] + [await service.join(host.code, name) for name in names[1:]]
     return Table(service, host.code, seated)
 
