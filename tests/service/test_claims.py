@@ -2,7 +2,7 @@
 when, and what the old and new devices' tokens open afterwards.
 
 Driven through ``RoomService`` on the store in memory, on a clock the test moves
-(``tests/web/test_claims.py`` plays the same over HTTP, with the pages).
+(``tests/web/test_claims.py`` keeps the routes, every refusal on them and the pages).
 """
 
 from __future__ import annotations
@@ -74,6 +74,11 @@ def test_a_lost_seat_moves_to_the_device_the_whole_table_lets_in() -> None:
         assert "Qz10" not in str(view)  # nothing the old device typed
         with pytest.raises(errors.CloverElsewhere):
             await service.act(t.code, moved, act.Clues(clues_for(1)))
+        # The game goes on without that clover once the others are done.
+        for seat in (0, 2):
+            await service.act(t.code, t.seat(seat), act.Clues(clues_for(seat)))
+            await service.act(t.code, t.seat(seat), act.Done())
+        assert (await service.view(t.code, moved.pid))["phase"] == "resolution"
 
     run_async(scenario())
 
@@ -133,6 +138,7 @@ def test_a_second_browser_of_a_player_reads_no_clover_of_the_seat_it_takes() -> 
                 told = await item.view()
                 break
         assert told["resolution"]["solution"] is None and told["resolution"]["decoys"] is None
+        assert (await service.view(t.code, None))["resolution"]["solution"] is None
         await stream.aclose()
 
     run_async(scenario())

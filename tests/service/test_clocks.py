@@ -3,7 +3,8 @@ clock runs out, and the timeout that acts first when a move comes after zero.
 
 Driven through ``RoomService`` and the server's own ticker (``TableClock``, ticked by
 the test) on the store in memory, on a clock the test moves
-(``tests/web/test_timers.py`` plays the same over HTTP, against a server's clock file).
+(``tests/web/test_timers.py`` keeps the forms, the pages, a restart and the refusals,
+against a server's clock file).
 """
 
 from __future__ import annotations
@@ -257,5 +258,29 @@ def test_a_deadline_passed_with_nobody_ticking_acts_before_a_late_move() -> None
         answer = await (await service.act(t.code, t.seat(2), act.Clues(clues_for(2)))).view()
         assert answer["clock"]["kind"] == "grace"
         assert [leaf["clue"] for leaf in answer["clover"]["leaves"]] == list(clues_for(2))
+
+    run_async(scenario())
+
+
+@pytest.mark.parametrize(
+    ("phase", "mode", "minutes"),
+    [
+        ("clues", "sometimes", 3),
+        ("lobby", "advisory", 3),
+        ("clues", "advisory", 0),
+        ("rebuild", "enforced", 16),
+        ("rebuild", "enforced", -5),
+    ],
+)
+def test_a_timer_out_of_range_is_refused_and_changes_nothing(
+    phase: str, mode: str, minutes: int
+) -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        before = await service.load(t.code)
+        with pytest.raises(errors.BadTimer):
+            await service.act(t.code, t.seat(0), act.Timer(phase, mode, minutes))
+        assert await service.load(t.code) == before
 
     run_async(scenario())
