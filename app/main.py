@@ -38,7 +38,18 @@ from app.service.ratelimit import RateLimiter
 from app.service.rooms import RoomService
 from app.service.store import RoomStore
 from app.service.timers import TableClock
-from app.web import api, api_docs, claim_pages, errors, events, i18n, install, live, pages
+from app.web import (
+    api,
+    api_docs,
+    claim_pages,
+    errors,
+    events,
+    i18n,
+    install,
+    live,
+    pages,
+    seat_links,
+)
 from app.web.compress import CompressPages
 from app.web.metrics import router as metrics_router
 from app.web.renderings import Renderings
@@ -170,6 +181,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     pages.add_stream_route(app)
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(seat_links.router)
     app.include_router(claim_pages.router)
     app.include_router(install.router)
     app.include_router(i18n.router)

@@ -20,6 +20,7 @@ from app.rules.deck import builtin_deck_path, load_deck
 from app.service import housekeeping
 from app.service.build import build_service
 from app.service.cluster import Cluster
+from app.service.following import Update
 from app.service.memory_store import MemoryRoomStore
 from app.service.meter import UNMETERED, Meter
 from app.service.presence import PresenceTracker
@@ -120,9 +121,10 @@ class Table:
         return Seat(self.code, self.seated[at].seat)
 
 
-async def table(service: RoomService, *names: str) -> Table:
-    """A room opened by the first of ``names``, the others seated in the lobby."""
-    host = await service.create(names[0], 1)
+async def table(service: RoomService, *names: str, decoys: int = 1) -> Table:
+    """A room opened by the first of ``names`` (with ``decoys``), the others seated in
+    the lobby."""
+    host = await service.create(names[0], decoys)
     seated = [host] + [await service.join(host.code, name) for name in names[1:]]
     return Table(service, host.code, seated)
 
@@ -150,3 +152,16 @@ async def write_clues(t: Table) -> None:
         await service.act(t.code, t.seat(seat), act.Clues(clues_for(seat)))
     for seat, _ in enumerate(t.seated):
         await service.act(t.code, t.seat(seat), act.Done())
+
+
+async def solve(t: Table) -> Update:
+    """The lock holder lays the clover being rebuilt as its Spectator wrote it and locks
+    it in: the clover checked at the first try, six points (pids are seats here)."""
+    service = t.service
+    room = await service.load(t.code)
+    holder, clover = room.lock_holder(), room.current_clover()
+    assert holder is not None and clover is not None
+    for spot, card in enumerate(clover.cards):
+        place = act.Place(card.id, spot, clover.rotations[spot])
+        await service.act(t.code, t.seat(holder), place)
+    return await service.act(t.code, t.seat(holder), act.Lock())

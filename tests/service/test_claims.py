@@ -2,7 +2,7 @@
 when, and what the old and new devices' tokens open afterwards.
 
 Driven through ``RoomService`` on the store in memory, on a clock the test moves
-(``tests/web/test_claims.py`` plays the same over HTTP, with the pages).
+(``tests/web/test_claims.py`` keeps the routes, every refusal on them and the pages).
 """
 
 from __future__ import annotations
@@ -44,12 +44,20 @@ def test_a_lost_seat_moves_to_the_device_the_whole_table_lets_in() -> None:
         # Every seated player sees the request; the room read without a seat does not.
         assert [c["name"] for c in (await service.view(t.code, 0))["claims"]] == ["Bea"]
         assert (await service.view(t.code, None))["claims"] == []
+        assert (await service.view(t.code, 0))["can"]["allow"] == [claim.claim]
 
         # Bea is away: Cy's allow is one of two; the claimant reads whose it still waits for.
         await service.act(t.code, t.seat(2), act.Allow(claim.claim))
         state = await service.claims.state(t.code, claim.claim, claim.token)
         assert (state.status, state.waiting_for) == ("pending", (0,))
         assert await service.seat_for(t.code, claim.token) is None
+        shown = (await service.view(t.code, 0))["claims"][0]
+        assert shown["allowed_by"] == [2] and shown["waiting_for"] == [0]
+        assert not (await service.view(t.code, None))["players"][1]["present"]
+        # Once is all Cy may; the seat waits for Ada.
+        assert claim.claim not in (await service.view(t.code, 2))["can"]["allow"]
+        with pytest.raises(errors.AlreadyAllowed):
+            await service.act(t.code, t.seat(2), act.Allow(claim.claim))
         await service.act(t.code, t.seat(0), act.Allow(claim.claim))
         assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "allowed"
         # The old device's token opens nothing now, and says why; the new one is the seat.
@@ -63,8 +71,14 @@ def test_a_lost_seat_moves_to_the_device_the_whole_table_lets_in() -> None:
         view = await service.view(t.code, moved.pid)
         assert view["you"]["seat"] == 1 and view["clover"] is None
         assert view["players"][1]["not_played"]
+        assert "Qz10" not in str(view)  # nothing the old device typed
         with pytest.raises(errors.CloverElsewhere):
             await service.act(t.code, moved, act.Clues(clues_for(1)))
+        # The game goes on without that clover once the others are done.
+        for seat in (0, 2):
+            await service.act(t.code, t.seat(seat), act.Clues(clues_for(seat)))
+            await service.act(t.code, t.seat(seat), act.Done())
+        assert (await service.view(t.code, moved.pid))["phase"] == "resolution"
 
     run_async(scenario())
 
@@ -107,7 +121,8 @@ def test_a_second_browser_of_a_player_reads_no_clover_of_the_seat_it_takes() -> 
         assert clover is not None
         for spot, card in enumerate(clover.cards):
             await service.act(t.code, actor, act.Place(card.id, spot, clover.rotations[spot]))
-        await service.act(t.code, actor, act.Lock())
+        locked = await service.act(t.code, actor, act.Lock())
+        assert (await locked.view())["resolution"]["checked"]
         answer = await service.act(t.code, actor, act.Next())
         room = await service.load(t.code)
         assert room.spectator() == bea
@@ -123,6 +138,7 @@ def test_a_second_browser_of_a_player_reads_no_clover_of_the_seat_it_takes() -> 
                 told = await item.view()
                 break
         assert told["resolution"]["solution"] is None and told["resolution"]["decoys"] is None
+        assert (await service.view(t.code, None))["resolution"]["solution"] is None
         await stream.aclose()
 
     run_async(scenario())
@@ -148,6 +164,8 @@ def test_a_present_players_seat_moves_only_with_their_own_allow() -> None:
         assert (await service.claims.state(t.code, claim.claim, claim.token)).status == "refused"
         assert (await service.load(t.code)).claims == ()
         assert await service.seat_for(t.code, claim.token) is None
+        assert await service.seat_for(t.code, t.seated[1].token) == t.seat(1)  # still hers
+        assert (await service.view(t.code, 1))["you"]["seat"] == 1
         # Asked again, Bea herself lets it go; her old device's stream is told, and ends.
         again = await service.claims.claim(t.code, 1)
         await service.act(t.code, t.seat(1), act.Allow(again.claim))
@@ -231,6 +249,11 @@ def test_one_address_holds_two_requests_and_requests_run_out() -> None:
         assert [c.id for c in room.claims] == [second.claim, again.claim]
         assert (await service.claims.state(t.code, first.claim, first.token)).status == "refused"
         elsewhere = await service.claims.claim(t.code, 1, address="198.51.100.4")
+        # Anyone seated turns junk down, though the seat is not theirs and its player is here.
+        claims = (await service.view(t.code, 2))["claims"]
+        assert (await service.view(t.code, 2))["can"]["refuse"] == [c["id"] for c in claims]
+        await service.act(t.code, t.seat(2), act.Refuse(second.claim))
+        assert second.claim not in [c.id for c in (await service.load(t.code)).claims]
         # Five minutes on, the sweep drops every request, and the claimants read it.
         clock.forward(301)
         await quiet(t, clock)
@@ -288,5 +311,44 @@ def test_a_refused_address_waits_ten_minutes_and_others_still_ask() -> None:
         await quiet(t, clock, 1)
         again = await service.claims.claim(t.code, 1, address=stranger)
         assert again.state.status == "pending"
+
+    run_async(scenario())
+
+
+def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder() -> None:
+    """The device a seat was taken from asks for it back: everyone at the table may let it
+    in (whatever ``claims_by`` says) but the device holding the seat now."""
+
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada", "Bea", "Cy")
+        await service.act(t.code, t.seat(0), act.ClaimsBy("host"))
+        await service.act(t.code, t.seat(0), act.Start())
+        await quiet(t, clock, 1)
+        taken = await service.claims.claim(t.code, 1, kind="phone")
+        await service.act(t.code, t.seat(2), act.Allow(taken.claim))
+        await service.act(t.code, t.seat(0), act.Allow(taken.claim))  # the host, as she chose
+        holder = await service.seat_for(t.code, taken.token)
+        assert holder is not None
+        old = t.seated[1].token
+        assert await service.seat_for(t.code, old) is None and await service.seat_moved(t.code, old)
+        # Bea's device, whose token the seat moved from, asks for it back.
+        back = await service.claims.claim(t.code, 1, held=[old], kind="computer")
+        service.touch(t.code, holder.pid)  # the seat's holder is at the table
+        shown = (await service.view(t.code, 0))["claims"][0]
+        assert shown["back"] and shown["device"] == "computer"
+        can = (await service.view(t.code, holder.pid))["can"]
+        assert back.claim not in can["allow"] + can["refuse"]
+        with pytest.raises(errors.SeatHolder):
+            await service.act(t.code, holder, act.Allow(back.claim))
+        with pytest.raises(errors.SeatHolder):
+            await service.act(t.code, holder, act.Refuse(back.claim))
+        # Cy lets it in: not the host, and the seat's holder is at the table.
+        await service.act(t.code, t.seat(2), act.Allow(back.claim))
+        assert (await service.claims.state(t.code, back.claim, back.token)).status == "allowed"
+        assert await service.seat_for(t.code, taken.token) is None
+        again = await service.seat_for(t.code, back.token)
+        assert again is not None and (await service.view(t.code, again.pid))["you"]["seat"] == 1
 
     run_async(scenario())

@@ -34,8 +34,11 @@ from app.web.renderings import (
 )
 from tests.service.support import (
     HandClock,
+    clues_for,
     memory_service,
+    quiet,
     run_async,
+    solve,
     sqlite_service,
     table,
     write_clues,
@@ -116,6 +119,8 @@ def test_a_watcher_sees_what_the_public_sees_and_does_not_play() -> None:
         assert view["you"] == {"seat": None, "host": False, "watcher": True}
         assert view["watchers"] == [{"id": gus.watcher, "name": "Gus", "present": True}]
         assert view["can"]["sit"] and view["can"]["say"] and not view["can"]["start"]
+        # The table sees who watches.
+        assert [w["name"] for w in (await service.view(t.code, 0))["watchers"]] == ["Gus"]
         await write_clues(t)
         # In the game, what anyone without a seat sees: no clover, no solution, no decoys.
         seen = await service.view(t.code, gus.watcher)
@@ -138,14 +143,27 @@ def test_the_host_turns_the_watchers_chat_off_and_on() -> None:
         t = await table(service, "Ada", "Bea", "Cy")
         gus = Seat(t.code, (await service.watch(t.code, "Gus")).watcher)
         said = await (await service.act(t.code, gus, act.Say("hello table"))).view()
-        assert said["chat"][-1]["text"] == "hello table" and said["chat"][-1]["watcher"]
+        line = said["chat"][-1]
+        assert (line["name"], line["text"], line["watcher"]) == ("Gus", "hello table", True)
+        bea = await (await service.act(t.code, t.seat(1), act.Say("hi Gus"))).view()
+        assert bea["chat"][-1]["watcher"] is False  # a player's line carries no mark
         with pytest.raises(errors.NotHost):
             await service.act(t.code, t.seat(1), act.WatchersChat(False))
-        await service.act(t.code, t.seat(0), act.WatchersChat(False))
+        off = await (await service.act(t.code, t.seat(0), act.WatchersChat(False))).view()
+        assert off["watchers_chat"] is False
         with pytest.raises(errors.WatchersQuiet):
             await service.act(t.code, gus, act.Say("still me"))
+        assert not (await service.view(t.code, gus.pid))["can"]["say"]
+        await service.act(t.code, t.seat(1), act.Say("players still talk"))
         await service.act(t.code, t.seat(0), act.WatchersChat(True))
         await service.act(t.code, gus, act.Say("thanks"))
+        chat = (await service.view(t.code, None))["chat"]
+        assert [(c["text"], c["watcher"]) for c in chat] == [
+            ("hello table", True),
+            ("hi Gus", False),
+            ("players still talk", False),
+            ("thanks", True),
+        ]
 
     run_async(scenario())
 
@@ -156,14 +174,25 @@ def test_a_watcher_sits_down_in_the_lobby_as_who_they_are() -> None:
         t = await table(service, "Ada", "Bea", "Cy")
         gus = await service.watch(t.code, "Gus")
         hal = await service.watch(t.code, "Hal")
-        await service.act(t.code, Seat(t.code, gus.watcher), act.Sit())
+        watching = Seat(t.code, gus.watcher)
+        await service.act(t.code, watching, act.Say("may I play?"))
+        sat = await (await service.act(t.code, watching, act.Sit())).view()
+        assert sat["you"] == {"seat": 3, "host": False}
+        assert sat["players"][3]["name"] == "Gus"
         room = await service.load(t.code)
         assert [p.name for p in room.players] == ["Ada", "Bea", "Cy", "Gus"]
         assert [w.name for w in room.watchers] == ["Hal"]
-        # The token they watched with is their seat now.
+        # The token they watched with is their seat now, under the same id: the line
+        # they said as a watcher is still theirs.
         seat = await service.seat_for(t.code, gus.token)
         assert seat is not None and room.seat_of(seat.pid) == 3
-        assert (await service.view(t.code, seat.pid))["you"]["seat"] == 3
+        seen = await service.view(t.code, seat.pid)
+        assert seen["you"]["seat"] == 3
+        assert seen["chat"][-1]["player"] == seen["players"][3]["id"] == gus.watcher
+        with pytest.raises(errors.AlreadySeated):
+            await service.act(t.code, seat, act.Sit())
+        said = await (await service.act(t.code, seat, act.Say("seated now"))).view()
+        assert said["chat"][-1]["watcher"] is False
         # Once the game has started there is no seat to take.
         await service.act(t.code, t.seat(0), act.Start())
         with pytest.raises(errors.GameStarted):
@@ -178,6 +207,7 @@ def test_at_the_cap_a_newcomer_replaces_an_away_watcher_or_is_told_to_wait() -> 
         service = memory_service(clock)
         t = await table(service, "Ada", "Bea", "Cy")
         crowd = [await service.watch(t.code, f"Fan {n}") for n in range(MAX_WATCHERS)]
+        assert not (await service.view(t.code, None))["can"]["watch"]
         with pytest.raises(errors.WatchersFull):
             await service.watch(t.code, "Late")
         # The first of them leaves without a word; the others are still here.
@@ -208,7 +238,13 @@ def test_while_a_clover_is_rebuilt_the_table_is_told_no_watchers_name() -> None:
         await write_clues(t)
         # The hint names a word no deck holds: found anywhere, it can only be the watcher's.
         zoe = await service.watch(t.code, "Zoe top-left Quokka")
-        await service.act(t.code, Seat(t.code, zoe.watcher), act.Say("psst: it is Quokka"))
+        said = await service.act(t.code, Seat(t.code, zoe.watcher), act.Say("psst: it is Quokka"))
+        # Their own answer says a line is held, and shows none.
+        own = await said.view()
+        assert own["held_lines"] == 1 and own["chat"] == []
+        # Nobody is named to the table yet: a watcher is held while the clover is rebuilt.
+        public = await service.view(t.code, None)
+        assert public["watchers"] == [] and public["watchers_held"]
         seen = service.hub.since(t.code, 0) or []  # the hub keeps a room's last changes
         told = [c.action for c in seen[-2:]]
         assert told == [
@@ -219,6 +255,18 @@ def test_while_a_clover_is_rebuilt_the_table_is_told_no_watchers_name() -> None:
             for seat in (0, 1, 2, WATCHER, None):
                 state = await service.room_view(change.room, seat, change.chat_after)
                 assert "Quokka" not in str(state)
+        # Checked, the clover brings the line and its watcher, named.
+        await solve(t)
+        room = await service.load(t.code)
+        guesser = next(seat for seat in range(3) if seat != room.spectator())
+        checked = await service.view(t.code, guesser)
+        line = checked["chat"][-1]
+        assert (line["text"], line["name"], line["held"]) == (
+            "psst: it is Quokka",
+            "Zoe top-left Quokka",
+            True,
+        )
+        assert [w["name"] for w in checked["watchers"]] == ["Zoe top-left Quokka"]
 
     run_async(scenario())
 
@@ -229,7 +277,9 @@ def test_a_watcher_sent_away_cannot_watch_again_with_the_same_token() -> None:
         service = memory_service(clock)
         t = await table(service, "Ada", "Bea", "Cy")
         gus = await service.watch(t.code, "Gus")
-        await service.act(t.code, t.seat(0), act.SendAway(gus.watcher))
+        assert (await service.view(t.code, 0))["can"]["send_away"] == [gus.watcher]
+        sent = await (await service.act(t.code, t.seat(0), act.SendAway(gus.watcher))).view()
+        assert sent["watchers"] == [] and sent["can"]["send_away"] == []
         assert await service.seat_for(t.code, gus.token) is None
         with pytest.raises(errors.WatcherSentAway):
             await service.watch(t.code, "Gus again", None, gus.token)
@@ -237,5 +287,233 @@ def test_a_watcher_sent_away_cannot_watch_again_with_the_same_token() -> None:
         clock.forward(15 * 60)
         back = await service.watch(t.code, "Gus again", None, gus.token)
         assert back.watcher != gus.watcher
+
+    run_async(scenario())
+
+
+def test_no_seat_to_sit_in_at_a_full_table() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy", "Dot", "Eve", "Flo")
+        gus = await service.watch(t.code, "Gus")
+        assert not (await service.view(t.code, gus.watcher))["can"]["sit"]
+        with pytest.raises(errors.RoomFull):
+            await service.act(t.code, Seat(t.code, gus.watcher), act.Sit())
+
+    run_async(scenario())
+
+
+def test_a_watcher_who_leaves_loses_the_room_and_their_token_with_it() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada")
+        gus = await service.watch(t.code, "Gus")
+        await service.act(t.code, Seat(t.code, gus.watcher), act.Leave())
+        assert (await service.view(t.code, None))["watchers"] == []
+        assert await service.seat_for(t.code, gus.token) is None
+
+    run_async(scenario())
+
+
+def test_an_open_stream_keeps_a_watcher_shown_here_and_tells_their_lines_as_theirs() -> None:
+    async def scenario() -> None:
+        clock = HandClock()
+        service = memory_service(clock)
+        t = await table(service, "Ada")
+        gus = await service.watch(t.code, "Gus")
+        watching = Seat(t.code, gus.watcher)
+        stream = service.follow(t.code, watching)
+        first = await anext(stream)
+        assert isinstance(first, Update)
+        assert (await first.view())["you"]["watcher"] is True
+        await quiet(t, clock)  # no sign of life from Gus but his open stream
+        assert (await service.load(t.code)).watchers[0].present
+        await service.act(t.code, t.seat(0), act.Say("welcome"))
+        assert (await _said(stream, "welcome")).action == {
+            "type": "say",
+            "seat": 0,
+            "player": 0,
+            "name": "Ada",
+        }
+        await service.act(t.code, watching, act.Say("thanks"))
+        assert (await _said(stream, "thanks")).action == {
+            "type": "say",
+            "seat": None,
+            "player": gus.watcher,
+            "name": "Gus",
+            "watcher": True,
+        }
+        await stream.aclose()
+        await quiet(t, clock)
+        assert not (await service.load(t.code)).watchers[0].present
+
+    run_async(scenario())
+
+
+def test_a_watchers_open_stream_follows_them_into_their_seat() -> None:
+    """The same stream, before and after Take a seat: each change is seen as whoever the
+    token's holder is at that change, a watcher, then a seat."""
+
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada")
+        gus = await service.watch(t.code, "Gus")
+        stream = service.follow(t.code, Seat(t.code, gus.watcher))
+        first = await anext(stream)
+        assert isinstance(first, Update) and (await first.view())["you"]["watcher"] is True
+        await service.act(t.code, Seat(t.code, gus.watcher), act.Sit())
+        item = await anext(stream)
+        while not (isinstance(item, Update) and item.action and item.action["type"] == "sit"):
+            item = await anext(stream)
+        assert (await item.view())["you"] == {"seat": 1, "host": False}
+        await service.act(t.code, t.seat(0), act.Say("welcome"))
+        said = await _said(stream, "welcome")
+        assert (await said.view())["you"] == {"seat": 1, "host": False}
+        await stream.aclose()
+
+    run_async(scenario())
+
+
+def test_a_player_out_of_a_game_watches_the_next_with_the_same_token() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy", "Dot")
+        await service.act(t.code, t.seat(0), act.Start())
+        await service.act(t.code, t.seat(3), act.Leave())
+        for seat in range(3):
+            await service.act(t.code, t.seat(seat), act.Clues(clues_for(seat)))
+            await service.act(t.code, t.seat(seat), act.Done())
+        room = await service.load(t.code)
+        while room.phase == "resolution":
+            await solve(t)
+            await service.act(t.code, t.seat(0), act.Next())
+            room = await service.load(t.code)
+        assert room.phase == "finished"
+        dot_id = (await service.view(t.code, 0))["players"][3]["id"]
+        await service.act(t.code, t.seat(0), act.Again())
+        dot = await service.seat_for(t.code, t.seated[3].token)
+        assert dot is not None
+        seen = await service.view(t.code, dot.pid)
+        assert seen["you"]["watcher"] is True
+        assert [p["name"] for p in seen["players"]] == ["Ada", "Bea", "Cy"]
+        assert [(w["id"], w["name"]) for w in seen["watchers"]] == [(dot_id, "Dot")]
+        await service.act(t.code, dot, act.Say("next one for me"))
+        sat = await (await service.act(t.code, dot, act.Sit())).view()
+        assert sat["you"] == {"seat": 3, "host": False}
+
+    run_async(scenario())
+
+
+def test_a_watchers_lines_in_a_game_leave_its_history_whole() -> None:
+    """The history is replayed from the log, a watcher's chat lines and comings included."""
+
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada", "Bea", "Cy")
+        gus = Seat(t.code, (await service.watch(t.code, "Gus")).watcher)
+        await write_clues(t)
+        await service.act(t.code, gus, act.Say("go on"))
+        await service.watch(t.code, "Hal")
+        room = await service.load(t.code)
+        holder, clover = room.lock_holder(), room.current_clover()
+        assert holder is not None and clover is not None
+        for spot, card in enumerate(clover.cards):
+            await service.act(
+                t.code, t.seat(holder), act.Place(card.id, spot, clover.rotations[spot])
+            )
+        await service.act(t.code, gus, act.Say("well done"))
+        await service.act(t.code, t.seat(holder), act.Lock())
+        (clover_out,) = (await service.history(t.code))["clovers"]
+        assert clover_out["score"] == 6
+
+    run_async(scenario())
+
+
+# --- names --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "refusal"),
+    [
+        ("", errors.BadName),
+        ("   ", errors.BadName),
+        ("x" * 25, errors.BadName),
+        ("\u200b\u200b", errors.BadName),
+        ("Ada", errors.NameTaken),
+        ("ADA", errors.NameTaken),
+        ("\u0410da", errors.NameTaken),  # a Cyrillic A
+        ("Gus", errors.NameTaken),
+        ("gUS", errors.NameTaken),
+    ],
+)
+def test_a_watchers_name_is_refused_as_a_seats_would_be(
+    name: str, refusal: type[errors.RuleError]
+) -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada")
+        await service.watch(t.code, "Gus")
+        with pytest.raises(refusal):
+            await service.watch(t.code, name)
+        assert [w.name for w in (await service.load(t.code)).watchers] == ["Gus"]
+
+    run_async(scenario())
+
+
+@pytest.mark.parametrize(
+    "name", ["Admin", "ADMIN ", "\u0410dmin", "Modérateur", "管理员", "System Bea", "Host"]
+)
+def test_a_name_that_passes_for_the_tables_staff_is_refused_everywhere(name: str) -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada")
+        for newcomer in (
+            lambda: service.create(name, 1),
+            lambda: service.join(t.code, name),
+            lambda: service.watch(t.code, name),
+        ):
+            with pytest.raises(errors.ReservedName):
+                await newcomer()
+        room = await service.load(t.code)
+        assert [p.name for p in room.players] == ["Ada"] and room.watchers == ()
+
+    run_async(scenario())
+
+
+def test_a_name_with_such_a_word_inside_it_is_fine() -> None:
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Modesto")
+        assert (await service.join(t.code, "Ghost")).seat == 1
+        await service.watch(t.code, "Hostetler")
+        room = await service.load(t.code)
+        assert [p.name for p in room.players] == ["Modesto", "Ghost"]
+        assert [w.name for w in room.watchers] == ["Hostetler"]
+
+    run_async(scenario())
+
+
+def test_a_player_takes_the_name_a_watcher_took_first() -> None:
+    """Players first: the watcher watches on under the name with a number."""
+
+    async def scenario() -> None:
+        service = memory_service()
+        t = await table(service, "Ada")
+        squatter = await service.watch(t.code, "Bea")
+        watching = Seat(t.code, squatter.watcher)
+        await service.act(t.code, watching, act.Say("I am Bea"))
+        bea = await service.join(t.code, "bea")
+        state = await service.view(t.code, bea.seat)
+        assert state["players"][1]["name"] == "bea"
+        assert [w["name"] for w in state["watchers"]] == ["Bea (2)"]
+        # The watcher keeps their place and their token, under the new name.
+        assert await service.seat_for(t.code, squatter.token) == watching
+        assert (await service.view(t.code, squatter.watcher))["you"]["watcher"] is True
+        said = await (await service.act(t.code, watching, act.Say("still here"))).view()
+        line = said["chat"][-1]
+        assert (line["name"], line["watcher"]) == ("Bea (2)", True)
+        # And never takes a player's name back.
+        with pytest.raises(errors.NameTaken):
+            await service.watch(t.code, "BEA")
 
     run_async(scenario())

@@ -1,10 +1,12 @@
-"""Claiming a seat from another device, over HTTP: asked, allowed or refused by the
-table, the old device's token retired, everything the seat may see on the new one."""
+"""Claiming a seat from another device, over HTTP: the routes, every refusal a person
+meets on the way, the pages and what the asking browser tells (its kind, its address).
+
+Who may let a seat go, when, and what each token opens afterwards is the service's:
+``tests/service/test_claims.py`` decides it on the store in memory."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -19,12 +21,10 @@ from ..kit import (
     http,
     present,
     public,
-    solution,
     spectator_of,
     start_and_write_clues,
     table,
     table_of,
-    wait_for,
 )
 
 
@@ -51,84 +51,6 @@ def status(api: str, code: str, claim: dict[str, Any]) -> str:
 
 def as_device(api: str, code: str, token: str, seat: int, name: str) -> Player:
     return Player(api, code, token, seat, name)
-
-
-def test_a_lost_seat_is_claimed_from_a_new_device_and_the_game_goes_on_there(
-    make_server,  # type: ignore[no-untyped-def]
-) -> None:
-    api = make_server(**QUICK).url
-    players = table(api, 3)
-    ada, bea, cy = players
-    with present([ada, cy]):
-        ada.act("start")
-        bea.act("clues", clues=[*clues_for(1)[:2], None, None])  # typed, then the phone died
-        old = Stream(f"{api}/api/rooms/{bea.code}/events", dict(bea.headers))
-        old.next()
-        old.close()
-        gone_quiet(bea)
-        claim = claimed(api, ada.code, 1)
-        # Every seated player sees the request; a device without a seat does not.
-        assert [c["name"] for c in ada.state()["claims"]] == ["Bea"]
-        assert http.get(f"{api}/api/rooms/{ada.code}").json()["claims"] == []
-        assert ada.state()["can"]["allow"] == [claim["claim"]]
-        assert status(api, ada.code, claim) == "pending"
-        # Not a seat yet.
-        new = as_device(api, ada.code, claim["token"], 1, "Bea")
-        assert_error(new.post("done"), 401, code="not_seated")
-        # Cy's allow is not enough: it waits for Ada's, and says so.
-        cy.act("allow", claim=claim["claim"])
-        assert status(api, ada.code, claim) == "pending"
-        assert ada.state()["claims"][0]["waiting_for"] == [0]
-        ada.act("allow", claim=claim["claim"])
-        assert status(api, ada.code, claim) == "allowed"
-        # The old token is retired, and says why. The new device plays the seat, but not
-        # the clover dealt to the old one: unfinished, it is not played.
-        refused = bea.post("clues", clues=clues_for(1))
-        assert_error(refused, 401, code="not_seated")
-        assert "moved to another device" in refused.json()["error"]["message"]
-        state = new.state()
-        assert state["you"]["seat"] == 1 and state["clover"] is None
-        assert state["players"][1]["not_played"]
-        assert "Qz10" not in json.dumps(state)
-        assert_error(new.post("clues", clues=clues_for(1)), 403, code="clover_elsewhere")
-        for p in (ada, cy):
-            p.act("clues", clues=clues_for(p.seat))
-            p.act("done")
-        assert new.state()["phase"] == "resolution"
-
-
-def test_a_present_players_seat_moves_only_with_their_own_allow(
-    make_server,  # type: ignore[no-untyped-def]
-) -> None:
-    api = make_server(**QUICK).url
-    players = table(api, 3)
-    ada, bea, _cy = players
-    with present(players) as here:
-        ada.act("start")
-        claim = claimed(api, ada.code, 1)
-        before = table_of(api, ada.code)
-        assert_error(ada.post("allow", claim=claim["claim"]), 403, code="owner_here")
-        assert_error(ada.post("allow", claim="nope"), 409, code="claim_gone")
-        assert_error(ada.post("allow", claim="x" * 40), 422)
-        assert table_of(api, ada.code) == before
-        # Bea refuses: nothing changes, the claimant learns it, its token opens nothing.
-        bea.act("refuse", claim=claim["claim"])
-        assert status(api, ada.code, claim) == "refused"
-        assert bea.state()["claims"] == [] and bea.state()["you"]["seat"] == 1
-        new = as_device(api, ada.code, claim["token"], 1, "Bea")
-        assert_error(new.post("say", text="hi"), 401, code="not_seated")
-        # The address it came from may not ask again for ten minutes; another may.
-        assert_error(ask(api, ada.code, 1), 403, code="refused_here")
-        again = ask_from(api, ada.code, 1, X_Forwarded_For="198.51.100.4").json()
-        # Asked again, Bea herself lets it go.
-        bea.act("allow", claim=again["claim"])
-        assert status(api, ada.code, again) == "allowed"
-        # The old device's stream says the seat moved, and ends.
-        event = here[1].next()
-        while event.event != "moved":
-            event = here[1].next()
-        assert as_device(api, ada.code, again["token"], 1, "Bea").state()["you"]["seat"] == 1
-        assert_error(bea.post("say", text="still me?"), 401, code="not_seated")
 
 
 def test_the_host_may_keep_the_answer_and_a_claim_may_be_withdrawn(api: str) -> None:
@@ -212,6 +134,35 @@ def settle(by_seat: dict[int, Player]) -> None:
         state = holder.act("lock")
 
 
+def test_a_present_players_seat_is_theirs_to_let_go(api: str) -> None:
+    """The refusals of an answer, and the request as the table reads it: who asks from
+    what kind of device, for whose seat."""
+    ada, bea, cy = table(api, 3)
+    ada.act("start")
+    # One address holds two of the room's requests at most.
+    here = "203.0.113.77"
+    for seat in (1, 2):
+        assert ask_from(api, ada.code, seat, X_Forwarded_For=here).status_code == 201
+    third = ask_from(api, ada.code, 0, X_Forwarded_For=here)
+    assert_error(third, 409, code="too_many_claims_here")
+    asked = ask_from(api, ada.code, 0, agent=COMPUTER, X_Forwarded_For="198.51.100.77")
+    assert asked.status_code == 201, asked.text
+    claim = asked.json()
+    before = table_of(api, ada.code)
+    assert_error(bea.post("allow", claim=claim["claim"]), 403, code="owner_here")
+    assert_error(bea.post("allow", claim="nope"), 409, code="claim_gone")
+    assert_error(bea.post("allow", claim="x" * 40), 422)
+    assert table_of(api, ada.code) == before
+    shown = next(c for c in bea.state()["claims"] if c["id"] == claim["claim"])
+    assert shown["host"] and shown["device"] == "computer" and not shown["spectator"]
+    assert "Someone on a computer asks to play as Ada (the host)." in page_of(cy)
+    # Turned down, its token opens nothing.
+    ada.act("refuse", claim=claim["claim"])
+    assert status(api, ada.code, claim) == "refused"
+    new = as_device(api, ada.code, claim["token"], 0, "Ada")
+    assert_error(new.post("say", text="hi"), 401, code="not_seated")
+
+
 def test_a_guesser_cannot_take_the_spectators_seat_from_a_second_device(
     make_server,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -288,67 +239,6 @@ def test_a_guesser_cannot_take_the_spectators_seat_from_a_second_device(
         assert other.state()["can"]["allow"] == [claim["claim"]]
 
 
-def test_a_player_back_a_moment_ago_answers_for_their_own_seat(
-    make_server,  # type: ignore[no-untyped-def]
-) -> None:
-    """``allow`` judges presence now, not as of the last sweep: the host, back for a
-    moment, is at the table, and only they may let their seat go."""
-    api = make_server(
-        SOCLOVER_PRESENCE_GRACE_SECONDS="0.5", SOCLOVER_PRESENCE_SWEEP_SECONDS="3"
-    ).url
-    ada, bea, cy = table(api, 3)
-    ada.act("start")
-    with present([bea, cy]):
-        gone_quiet(ada)  # the sweep that saw her away has just run: the next is 3 s off
-        asked = ask_from(api, ada.code, 0, agent=COMPUTER)
-        assert asked.status_code == 201, asked.text
-        claim = asked.json()
-        ada.state()  # back: a read is a sign of life
-        assert_error(bea.post("allow", claim=claim["claim"]), 403, code="owner_here")
-        shown = bea.state()["claims"][0]
-        assert shown["host"] and shown["device"] == "computer" and not shown["spectator"]
-        assert "Someone on a computer asks to play as Ada (the host)." in page_of(cy)
-
-
-def test_junk_requests_neither_fill_the_room_nor_last(
-    make_server,  # type: ignore[no-untyped-def]
-    tmp_path: Path,
-) -> None:
-    """One address fills two of the six slots; a device asking again replaces its own
-    request; anyone seated turns junk down; requests run out after five minutes."""
-    clock = tmp_path / "clock"
-    clock.write_text("0")
-    api = make_server(SOCLOVER_CLOCK_FILE=str(clock), **QUICK).url
-    players = table(api, 3)
-    ada, _, cy = players
-    code = ada.code
-    here = "203.0.113.7"
-    with present(players):
-        ada.act("start")
-        first = ask_from(api, code, 1, X_Forwarded_For=here).json()
-        second = ask_from(api, code, 2, X_Forwarded_For=here).json()
-        assert first["status"] == second["status"] == "pending"
-        third = ask_from(api, code, 0, X_Forwarded_For=here)
-        assert_error(third, 409, code="too_many_claims_here")
-        # The same device asking again: its earlier request goes, this one takes its place.
-        again = ask_from(api, code, 0, token=first["token"], X_Forwarded_For=here)
-        assert again.status_code == 201, again.text
-        claims = [c["id"] for c in ada.state()["claims"]]
-        assert claims == [second["claim"], again.json()["claim"]]
-        assert status(api, code, first) == "refused"
-        # The real player, elsewhere, still gets a slot.
-        real = ask_from(api, code, 1, X_Forwarded_For="198.51.100.4")
-        assert real.status_code == 201, real.text
-        # Anyone seated turns junk down, though the seat is not theirs and its player is here.
-        assert cy.state()["can"]["refuse"] == [c["id"] for c in cy.state()["claims"]]
-        cy.act("refuse", claim=second["claim"])
-        assert second["claim"] not in [c["id"] for c in ada.state()["claims"]]
-        # Five minutes on the room's clock, and the rest are gone, told to the claimants.
-        clock.write_text("301")
-        wait_for(lambda: ada.state()["claims"], lambda c: c == [], what="requests run out")
-        assert status(api, code, real.json()) == "refused"
-
-
 def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder(
     make_server,  # type: ignore[no-untyped-def]
 ) -> None:
@@ -376,6 +266,8 @@ def test_a_player_whose_seat_moved_asks_for_it_back_past_its_holder(
         refused = bea.post("say", text="me?")
         assert_error(refused, 401, code="not_seated")
         assert "moved to another device" in refused.json()["error"]["message"]
+        # The new device plays the seat, but not the clover dealt to the old one.
+        assert_error(holder.post("clues", clues=clues_for(1)), 403, code="clover_elsewhere")
         # Bea's device, whose token the seat moved from, asks for it back.
         asked = ask_from(api, code, 1, agent=COMPUTER, token=bea.token)
         assert asked.status_code == 201, asked.text
@@ -435,57 +327,6 @@ def test_one_players_allow_hands_over_no_other_players_seat(
         assert_error(
             ask_from(api, code, 1, X_Forwarded_For="192.0.2.8"), 409, code="seat_asked_for"
         )
-
-
-def test_a_seat_taken_before_its_clover_comes_up_reads_it_as_a_guesser(
-    make_server,  # type: ignore[no-untyped-def]
-) -> None:
-    """Taken while the clover before Bea's is rebuilt, her seat (which holds that
-    clover's lock) locks it in from the new device and moves on: nothing the new device
-    reads (the answers to ``lock`` and ``next``, the room, its page, its stream) holds
-    Bea's solution or decoys before the check."""
-    api = make_server(**QUICK).url
-    players = table(api, 3)
-    code = players[0].code
-    start_and_write_clues(players)
-    first = spectator_of(players)
-    bea = players[(first.seat + 1) % 3]  # the lock holder now; her clover comes next
-    others = [p for p in players if p is not bea]
-    truth = solution(players)
-    with present(others):
-        gone_quiet(bea)
-        asked = ask_from(api, code, bea.seat).json()
-        for p in others:
-            p.act("allow", claim=asked["claim"])
-        new = Player(api, code, asked["token"], bea.seat, bea.name)
-        with present([new]):
-            for s in truth:
-                new.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
-            locked = new.act("lock")
-            assert locked["resolution"]["checked"]
-            stream = Stream(f"{api}/api/rooms/{code}/events", dict(new.headers))
-            try:
-                stream.next()
-                moved_on = new.act("next")
-                told = stream.next()
-                while json.loads(told.data).get("state", {}).get("seq") != moved_on["seq"]:
-                    told = stream.next()
-            finally:
-                stream.close()
-            reads = [moved_on, new.state(), json.loads(told.data)["state"]]
-            for state in reads:
-                res = state["resolution"]
-                assert res["spectator"] == bea.seat and not res["checked"]
-                assert res["solution"] is None and res["decoys"] is None
-                assert state["you"] == {
-                    "seat": bea.seat,
-                    "host": bea.seat == 0,
-                    "clover_hidden": True,
-                }
-            page = page_of(new)
-            assert "only you see it" not in page
-            # Bea's own first device would have read it: the Spectator's view holds it.
-            assert public(api, code)["resolution"]["solution"] is None
 
 
 def test_two_addresses_cannot_spend_a_rooms_request_budget(
