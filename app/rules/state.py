@@ -384,7 +384,12 @@ class Room:
     # Questions about the state, asked by the engine and the views alike.
 
     def seat_of(self, pid: int) -> int | None:
-        return next((s for s, p in enumerate(self.players) if p.pid == pid), None)
+        return self._seats.get(pid)
+
+    @cached_property
+    def _seats(self) -> dict[int, int]:
+        # Kept with the room, as ``_turns``: every view of every seat looks its seat up.
+        return {p.pid: s for s, p in enumerate(self.players)}
 
     def watcher(self, pid: int) -> Watcher | None:
         """The watcher ``pid``, if they watch this room."""
@@ -405,9 +410,14 @@ class Room:
 
     def spectator(self) -> int | None:
         """The seat whose clover is being resolved, during resolution."""
+        return self._spectator
+
+    @cached_property
+    def _spectator(self) -> int | None:
+        # Kept with the room, as ``_turns``: ``can`` asks it some thirty times a change.
         if self.resolution is None:
             return None
-        return self.turns()[self.resolution.turn]
+        return self._turns[self.resolution.turn]
 
     def in_game(self, seat: int) -> bool:
         return not self.players[seat].out
