@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from app.rules.geometry import SPOTS, Words
 
@@ -384,12 +384,21 @@ class Room:
     # Questions about the state, asked by the engine and the views alike.
 
     def seat_of(self, pid: int) -> int | None:
-        return self._seats.get(pid)
+        try:
+            seats: dict[int, int] = self._known["seats"]
+        except KeyError:
+            seats = self._known["seats"] = {p.pid: s for s, p in enumerate(self.players)}
+        return seats.get(pid)
 
     @cached_property
-    def _seats(self) -> dict[int, int]:
-        # Kept with the room, as ``_turns``: every view of every seat looks its seat up.
-        return {p.pid: s for s, p in enumerate(self.players)}
+    def _known(self) -> dict[str, Any]:
+        # What the room works out about itself once asked (where each player sits, its
+        # turns, Spectator, acting host and lock holder), kept with it, since it never
+        # changes: every view of every seat asks them dozens of times a change. One
+        # attribute for all: a room's attributes share one layout with every other
+        # room's, and more of them, added in the order questions come, would copy its
+        # dict whole (1.3 KB for each room a stream still holds).
+        return {}
 
     def watcher(self, pid: int) -> Watcher | None:
         """The watcher ``pid``, if they watch this room."""
@@ -398,26 +407,22 @@ class Room:
     def turns(self) -> tuple[int, ...]:
         """The seats whose clovers are played, in the order they come: from the first
         Spectator on, round the table, leaving out the clovers that were dropped."""
-        return self._turns
-
-    @cached_property
-    def _turns(self) -> tuple[int, ...]:
-        # Kept with the room (which never changes): every view of every seat asks who
-        # the Spectator is, several times.
-        n = len(self.clovers)
-        order = ((self.first_spectator + step) % n for step in range(n))
-        return tuple(s for s in order if not self.clovers[s].dropped)
+        try:
+            turns: tuple[int, ...] = self._known["turns"]
+        except KeyError:
+            n = len(self.clovers)
+            order = ((self.first_spectator + step) % n for step in range(n))
+            turns = self._known["turns"] = tuple(s for s in order if not self.clovers[s].dropped)
+        return turns
 
     def spectator(self) -> int | None:
         """The seat whose clover is being resolved, during resolution."""
-        return self._spectator
-
-    @cached_property
-    def _spectator(self) -> int | None:
-        # Kept with the room, as ``_turns``: ``can`` asks it some thirty times a change.
-        if self.resolution is None:
-            return None
-        return self._turns[self.resolution.turn]
+        try:
+            spectator: int | None = self._known["spectator"]
+        except KeyError:
+            res = self.resolution
+            spectator = self._known["spectator"] = None if res is None else self.turns()[res.turn]
+        return spectator
 
     def in_game(self, seat: int) -> bool:
         return not self.players[seat].out
@@ -449,13 +454,16 @@ class Room:
         With nobody present the seat to the Spectator's left keeps it: someone
         must be able to settle the board.
         """
-        return self._lock_holder
+        try:
+            holder: int | None = self._known["lock_holder"]
+        except KeyError:
+            spectator = self.spectator()
+            holder = self._known["lock_holder"] = (
+                None if spectator is None else self._left_of(spectator)
+            )
+        return holder
 
-    @cached_property
-    def _lock_holder(self) -> int | None:
-        spectator = self.spectator()
-        if spectator is None:
-            return None
+    def _left_of(self, spectator: int) -> int:
         n = len(self.players)
         left = [(spectator + step) % n for step in range(1, n)]
         left = [s for s in left if self.in_game(s)] or left
@@ -468,11 +476,13 @@ class Room:
         The host keeps the title and gets the controls back on return; meanwhile
         one phone left in a pocket does not keep the table from starting.
         """
-        return self._acting_host
+        try:
+            host: int = self._known["acting_host"]
+        except KeyError:
+            host = self._known["acting_host"] = self._next_host()
+        return host
 
-    @cached_property
-    def _acting_host(self) -> int:
-        # Kept with the room, as ``_turns``: a view asks it for every seat and flag.
+    def _next_host(self) -> int:
         n = len(self.players)
         if n == 0 or (self.players[self.host].present and self.in_game(self.host)):
             return self.host
