@@ -94,17 +94,23 @@ class SqliteWriter:
 
     def _commit(self, db: sqlite3.Connection, group: list[_Work]) -> None:
         outcomes: list[tuple[bool, Any]] = []
+        # A write alone (most of them, unless the disk is slow) needs no savepoint: its
+        # transaction rolls back alone. Two statements fewer for SQLite to run.
+        alone = len(group) == 1
         try:
             db.execute("BEGIN IMMEDIATE")
             for work, _, _ in group:
-                db.execute("SAVEPOINT write")
+                if not alone:
+                    db.execute("SAVEPOINT write")
                 try:
                     outcomes.append((True, work(db)))
                 except Exception as refused:  # this write alone rolls back
-                    db.execute("ROLLBACK TO write")
+                    db.execute("ROLLBACK" if alone else "ROLLBACK TO write")
                     outcomes.append((False, refused))
-                db.execute("RELEASE write")
-            db.execute("COMMIT")
+                if not alone:
+                    db.execute("RELEASE write")
+            if db.in_transaction:
+                db.execute("COMMIT")
         except Exception as failed:  # the commit itself failed: nothing was written
             if db.in_transaction:
                 db.execute("ROLLBACK")

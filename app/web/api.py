@@ -86,7 +86,7 @@ async def post_action(
     # stream of the seats that share it (``events.state_json``).
     answer = b'{"seq":%d,"state":%b}' % (
         update.seq,
-        await state_json(update, renderings_of(request)),
+        await state_json(update, renderings_of(request), keep_own=True),
     )
     return Response(answer, media_type="application/json")
 

@@ -107,19 +107,24 @@ async def _encoded(update: Update, renderings: Renderings) -> bytes:
         data = b'{"seq":%d,"action":%b,"state":%b}' % (
             update.seq,
             to_bytes(update.action),
-            await state_json(update, renderings),
+            await state_json(update, renderings, keep_own=_made_it(update)),
         )
         encoded = renderings.keep_built(update.change, key, state_event(update.seq, data))
     return encoded
 
 
-async def state_json(update: Update, renderings: Renderings) -> bytes:
+async def state_json(update: Update, renderings: Renderings, *, keep_own: bool) -> bytes:
     """The seat's view after a change, as JSON, in two pieces: the seat's own (``you``,
     ``can``) and the common part of its view, encoded once for every seat of its
     audience (a room's guessers, or all its watchers: ``views.audience``) and for the
     answer to the action that made the change. Four guessers cost one view and one
-    encoding, and a few bytes each; the answer to an action and its author's streams
-    share the own part too."""
+    encoding, and a few bytes each.
+
+    The own part is kept (``keep_own``) for the seat that made the change only: its
+    answer and its streams, whichever comes first, share it (working out ``can`` is a
+    good part of an event's cost). Every other seat's is read once, by the ``state``
+    event its streams keep; kept too, it would double what a room's last changes hold
+    for every stream that idles (docs/performance.md)."""
     key = CommonJson(update.audience)
     common: bytes | None = renderings.get(update.change, key)
     if common is None:
@@ -127,8 +132,17 @@ async def state_json(update: Update, renderings: Renderings) -> bytes:
     mine = OwnJson(update.viewer)
     own: bytes | None = renderings.get(update.change, mine)
     if own is None:
-        own = renderings.keep_built(update.change, mine, to_bytes(update.own()))
+        own = to_bytes(update.own())
+        if keep_own:
+            renderings.keep_built(update.change, mine, own)
     return b"%b,%b" % (own[:-1], common[1:])  # two JSON objects, with keys, made one
+
+
+def _made_it(update: Update) -> bool:
+    """Whether the seat ``update`` is for made its change (the answer to its action
+    carries the same own part as its event)."""
+    seat = None if update.action is None else update.action["seat"]
+    return seat is not None and seat == update.viewer
 
 
 def state_event(seq: int, data: bytes) -> bytes:

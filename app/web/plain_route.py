@@ -81,9 +81,8 @@ class PlainRoute(APIRoute):
         if len(self.dependant.body_params) != 1 or getattr(body.field_info, "embed", None):
             return whole
         overrides = self.dependency_overrides_provider
-        endpoint = self.dependant
-        body_name = endpoint.body_params[0].name
-        own = plain_call(endpoint, name=None, endpoint=True)
+        body_name = self.dependant.body_params[0].name
+        own = plain_call(self.dependant, name=None, endpoint=True)
         if own is None:
             return whole
 

@@ -47,7 +47,8 @@ class CommonJson(NamedTuple):
 
 class OwnJson(NamedTuple):
     """The JSON of a seat's own part of a view (who it is, what it may do): the answer
-    to its action and its streams' events carry the same."""
+    to its action and its streams' events carry the same. Kept for the seat that made
+    the change only (``events.state_json``)."""
 
     viewer: Viewer
     kind: Literal["own"] = "own"

@@ -76,6 +76,9 @@ def test_a_write_answers_only_once_it_is_committed(tmp_path: Path) -> None:
                 assert db.execute("SELECT k FROM t").fetchall() == [(7,)]
             with pytest.raises(ZeroDivisionError):
                 await writer.write(lambda s: 1 / 0)
+            # A write alone that fails after writing leaves nothing of it behind.
+            with pytest.raises(ZeroDivisionError):
+                await writer.write(lambda s: s.execute("INSERT INTO t VALUES (8)") and 1 / 0)
             count = await writer.write(lambda s: s.execute("SELECT count(*) FROM t").fetchone()[0])
             assert count == 1
         finally:
