@@ -268,7 +268,7 @@ class Resolution:
     rejected: tuple[Rejected, ...] = ()
 
     def is_full(self) -> bool:
-        return all(slot is not None for slot in self.board)
+        return None not in self.board
 
     def on_board(self) -> frozenset[str]:
         return frozenset(slot.card for slot in self.board if slot is not None)
@@ -380,6 +380,18 @@ class Room:
     """A practice table: one person and two bots play the practice deal of the room's
     language (``practice.py``), a lesson on the way; its code lets nobody else in, and
     its game never enters the Record of Legends. ``Invite`` makes it a real room."""
+    _known: dict[str, Any] = field(
+        default_factory=dict, init=False, repr=False, compare=False, hash=False
+    )
+    """What the room works out about itself once asked (where each player sits, its
+    turns, Spectator, acting host and lock holder), kept with it, since it never
+    changes: every view of every seat asks them dozens of times a change. Not the
+    state: never stored, compared or copied (a room made from this one starts
+    empty). A field set with the others, not a ``cached_property``: a name on the
+    class makes every read of the attribute a slow look-up (5 % of an action's
+    instructions, docs/performance.md), and one dictionary keeps the layout every
+    room's attributes share (more attributes, added in the order questions come,
+    would copy each room's dict whole: 1.3 KB for each room a stream still holds)."""
 
     # Questions about the state, asked by the engine and the views alike.
 
@@ -389,16 +401,6 @@ class Room:
         except KeyError:
             seats = self._known["seats"] = {p.pid: s for s, p in enumerate(self.players)}
         return seats.get(pid)
-
-    @cached_property
-    def _known(self) -> dict[str, Any]:
-        # What the room works out about itself once asked (where each player sits, its
-        # turns, Spectator, acting host and lock holder), kept with it, since it never
-        # changes: every view of every seat asks them dozens of times a change. One
-        # attribute for all: a room's attributes share one layout with every other
-        # room's, and more of them, added in the order questions come, would copy its
-        # dict whole (1.3 KB for each room a stream still holds).
-        return {}
 
     def watcher(self, pid: int) -> Watcher | None:
         """The watcher ``pid``, if they watch this room."""

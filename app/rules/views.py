@@ -47,6 +47,7 @@ from app.rules.state import (
     MIN_TIMER_MINUTES,
     STANDARD_DECOYS,
     TIMER_PHASES,
+    ChatLine,
     Clover,
     Resolution,
     Room,
@@ -182,9 +183,9 @@ def common(
     ``languages`` and ``bot_languages`` go to its ``limits``: the service says which."""
     seat = audience if isinstance(audience, int) else None
     seated = audience is not None
-    seats = {p.pid: s for s, p in enumerate(room.players)}
-    chat = room.chat if chat_after is None else [c for c in room.chat if c.id > chat_after]
+    chat = room.chat if chat_after is None else _lines_after(room.chat, chat_after)
     clover = None if seat is None else _own_clover(room, seat)
+    host = room.acting_host()
     return {
         "code": room.code,
         "phase": room.phase,
@@ -196,7 +197,7 @@ def common(
                 "seat": s,
                 "id": p.pid,
                 "name": p.name,
-                "host": s == room.acting_host(),
+                "host": s == host,
                 "present": p.present,
                 "out": p.out,
                 "bot": p.bot,
@@ -232,7 +233,7 @@ def common(
             {
                 "id": c.id,
                 "player": c.pid,
-                "seat": seats.get(c.pid),
+                "seat": room.seat_of(c.pid),
                 "name": c.name,
                 "text": c.text,
                 "at": c.at,
@@ -245,14 +246,23 @@ def common(
         "timers": cast(
             Timers,
             {
-                phase: {"mode": room.timer(phase).mode, "minutes": room.timer(phase).minutes}
-                for phase in TIMER_PHASES
+                phase: {"mode": timer.mode, "minutes": timer.minutes}
+                for phase, timer in ((phase, room.timer(phase)) for phase in TIMER_PHASES)
             },
         ),
         "paused": room.paused,
         "clock": _clock(room),
         "practice": room.practice,
     }
+
+
+def _lines_after(chat: Sequence[ChatLine], after: int) -> Sequence[ChatLine]:
+    """The lines of ``chat`` after the line ``after``: ids grow line by line, so they are
+    read from the end, where a change adds its few (a room keeps up to 200)."""
+    start = len(chat)
+    while start and chat[start - 1].id > after:
+        start -= 1
+    return chat[start:]
 
 
 def _seat(room: Room, viewer: Viewer) -> int | None:
