@@ -119,11 +119,13 @@ class PresenceReports:
             present = (await self.present_in([code])).get(code, frozenset())
 
         def presence_for(room: Room) -> Action | None:
-            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in present or p.bot)
-            shown = frozenset(s for s, p in enumerate(room.players) if p.present)
-            # A watcher this process saw since ``present`` was read is here too: one who
-            # came meanwhile must not be shown away, and lose their place to the next.
+            # Whom this process saw since ``present`` was read is here too (a sweep reads
+            # every room's at once, then goes through the rooms): a player who joined
+            # meanwhile must not be shown away until the next sweep, the host's controls
+            # passing on between; a watcher would lose their place to the next.
             seen = present | self.tracker.present(code)
+            seats = frozenset(s for s, p in enumerate(room.players) if p.pid in seen or p.bot)
+            shown = frozenset(s for s, p in enumerate(room.players) if p.present)
             watching = frozenset(w.pid for w in room.watchers if w.pid in seen)
             watched = frozenset(w.pid for w in room.watchers if w.present)
             if seats == shown and watching == watched:

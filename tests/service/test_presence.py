@@ -112,3 +112,21 @@ def test_an_open_stream_keeps_its_player_present() -> None:
         assert not (await service.load(t.code)).players[1].present
 
     run_async(scenario())
+
+
+def test_a_sweep_that_read_presence_before_a_player_came_does_not_show_them_away() -> None:
+    """A sweep reads who is present for every room at once, then brings the rooms up to
+    date one after the other: a player who joined meanwhile is no less present for it
+    (shown away, then back a sweep later, the host's controls could pass on between)."""
+
+    async def scenario() -> None:
+        service = memory_service(HandClock())
+        t = await table(service, "Ada", "Bea")
+        read_before = (await service.present_in([t.code]))[t.code]
+        await service.join(t.code, "Cy")
+        seq = (await service.load(t.code)).seq
+        await service.sync_presence(t.code, read_before)
+        room = await service.load(t.code)
+        assert room.seq == seq and [p.present for p in room.players] == [True, True, True]
+
+    run_async(scenario())
