@@ -246,8 +246,8 @@ def common(
         "timers": cast(
             Timers,
             {
-                phase: {"mode": timer.mode, "minutes": timer.minutes}
-                for phase, timer in ((phase, room.timer(phase)) for phase in TIMER_PHASES)
+                phase: {"mode": room.timer(phase).mode, "minutes": room.timer(phase).minutes}
+                for phase in TIMER_PHASES
             },
         ),
         "paused": room.paused,
