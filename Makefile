@@ -76,8 +76,9 @@ serve: $(VENV)/.runtime  ## serve the game on SQLite (soclover.sqlite3) at the p
 	$(BIN)/soclover
 
 # The app's own bytecode too: every test starts servers, each importing the app.
-# Two test processes (pytest-xdist), a module to each at a time: most of a test's
-# time is its own server starting, on one core. The modules are handed out in the
+# Two test processes (pytest-xdist), a module to each at a time, on two cores: most
+# of the tests' time is Chromium's (a third process, and why it was dropped:
+# docs/performance.md). The modules are handed out in the
 # order tests/conftest.py gives them, the longest folders first, not by xdist's
 # reordering by number of tests (which kept a browser game of one test for last).
 PYTEST_PROCESSES := -n 2 --dist loadfile --no-loadscope-reorder
