@@ -1,6 +1,7 @@
 // So Clover! table: the little that HTMX cannot do on its own.
 // - choosing a card, then a spot (and the keyboard equivalents);
-// - keeping the chosen card and the focus across live updates;
+// - keeping the chosen card and the focus across live updates, and a click whole
+//   across one (its region redrawn after the release);
 // - the reconnecting banner, copy buttons, the screen wake lock;
 // - words fitted to their card or leaf, the chat sheet, the help sheet and its
 //   settings, the moments nobody should miss (in view, and a sound if wanted).
@@ -510,6 +511,47 @@
     stream.dispatchEvent(new Event("error"));
   });
   window.addEventListener("pageshow", function (event) { if (event.persisted && table()) location.reload(); });
+
+  // A click is a press and a release on the same button. A live update that redraws the
+  // button's region between the two takes the pressed button out of the page, and the
+  // browser then drops the click: another guesser's Agree, landing while this one pressed
+  // Agree, lost this one's. So the updates of the region holding a pressed button wait for
+  // the release, and are drawn just after it and its click (a press held longer than any
+  // click lets them through). A phone's tap finds its button on release and never was lost.
+  // The action still carries the moment it was pressed at (the stage's data-moment), and
+  // the table refuses it if the game has moved on meanwhile.
+  var press = null; // {pointer: id, control: the button pressed, timer: a press held too long}
+  var held = []; // the newest update of each region that came during the press, in order
+  function letGo() {
+    if (press) clearTimeout(press.timer);
+    press = null;
+    var updates = stream ? held : [];
+    held = [];
+    // through the extension's own listeners again, as if they came now
+    updates.forEach(function (u) {
+      stream.dispatchEvent(new MessageEvent(u.type, { data: u.data, lastEventId: u.lastEventId }));
+    });
+  }
+  document.addEventListener("pointerdown", function (event) {
+    var control = event.isPrimary && event.target.closest ? event.target.closest("button, a, summary") : null;
+    if (!control || !control.closest("[sse-swap]")) return;
+    if (press) clearTimeout(press.timer);
+    press = { pointer: event.pointerId, control: control, timer: setTimeout(letGo, 1500) };
+  }, true);
+  ["pointerup", "pointercancel"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      // the click comes in the same task as the release: the updates are drawn after it
+      if (press && event.pointerId === press.pointer) setTimeout(letGo, 0);
+    }, true);
+  });
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    var update = event.detail;
+    if (!press || !update || !event.target.contains(press.control)) return;
+    held = held.filter(function (u) { return u.type !== update.type; });
+    held.push(update);
+    event.preventDefault(); // not swapped now...
+    event.stopImmediatePropagation(); // ...so nothing readies the page for it
+  }, true);
 
   // --- copy buttons ---------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from .. import kit
-from .conftest import PHONE, OpenPlayer, Player
+from .conftest import DESKTOP, PHONE, OpenPlayer, Player
 from .test_phone import IN_VIEW_JS, _rebuild
 
 
@@ -289,6 +289,40 @@ def test_settings_tapped_open_as_the_stage_is_drawn_again_stay_open(
     page.evaluate(REDRAWN_AT_THE_TAP_JS)
     page.locator("#lobby-settings[open]").wait_for()
     assert page.locator("#decoys").is_visible()
+
+
+UPDATES_SEEN_JS = """() => {
+    window.__updates = [];
+    window.addEventListener('htmx:sseBeforeMessage',
+        (e) => window.__updates.push(e.detail.type), true);
+}"""
+"""Every live update's region as it reaches the page, held or not."""
+
+
+def test_a_click_across_a_redraw_of_the_stage_still_counts(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    """A click is a press and a release on the same button: the other guesser's Agree
+    redrew the stage between the two, the pressed button left the page and the browser
+    dropped this guesser's Agree."""
+    players = kit.table(server.url, 3)
+    kit.start_and_write_clues(players)
+    spectator = kit.spectator_of(players)
+    other, me = (p for p in players if p.seat != spectator.seat)
+    for s in kit.solution(players):
+        other.act("place", card=s["card"], spot=s["spot"], rotation=s["rotation"])
+    page = _guesser(open_player, me, size=DESKTOP).page
+    agree = page.get_by_role("button", name="Agree", exact=True)
+    box = agree.bounding_box()
+    assert box is not None
+    page.evaluate(UPDATES_SEEN_JS)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.mouse.down()
+    other.act("agree")
+    page.wait_for_function("() => window.__updates.includes('stage')")
+    page.mouse.up()
+    page.locator(".reveal").wait_for()
+    assert me.state()["resolution"]["checked"]
 
 
 def test_with_four_to_six_at_the_table_start_is_still_on_the_hosts_first_screen(
