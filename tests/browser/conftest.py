@@ -102,6 +102,11 @@ def quick_server(
 
 # --- a player's browser -------------------------------------------------------------------
 
+OFFLINE_NOISE = (
+    r"^\[object Event\]$|htmx:sseError|ERR_INTERNET_DISCONNECTED|net::ERR"
+    r"|An unknown error occurred when fetching the script"
+)
+
 
 @dataclass
 class Player:
@@ -119,6 +124,14 @@ class Player:
 
     def allow(self, pattern: str) -> None:
         self.allowed.append(re.compile(pattern))
+
+    def go_offline(self) -> None:
+        """Take this player's network away (``context.set_offline(False)`` gives it back),
+        allowing from then on what the browser logs of a network gone: the stream's error
+        (htmx logs an Event), the fetches that failed, and the service worker's script,
+        asked for as the page loaded and not fetched if the network went just after."""
+        self.allow(OFFLINE_NOISE)
+        self.context.set_offline(True)
 
     @property
     def code(self) -> str:
