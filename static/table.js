@@ -491,6 +491,17 @@
   document.addEventListener("htmx:sseError", function () { banner(true); });
   document.addEventListener("htmx:sseOpen", function () { banner(false); });
 
+  // The page says when its stream has caught up: <html data-live>, put on with a stream's
+  // first update (a new stream is sent every region, those the page came with included:
+  // they are drawn again) and taken away when the stream drops. Like data-fitted, it is
+  // for whoever waits on the page, so that nothing read there is redrawn under them.
+  document.addEventListener("htmx:sseMessage", function () {
+    document.documentElement.dataset.live = "";
+  });
+  document.addEventListener("htmx:sseError", function () {
+    delete document.documentElement.dataset.live;
+  });
+
   // A stream can outlive a dropped network without knowing it is dead (or, in
   // some browsers, go on as if nothing happened, the banner then staying up).
   // Offline: close it. Online again: open a fresh one through the extension's

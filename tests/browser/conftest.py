@@ -225,12 +225,20 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
 # --- waiting on the page ------------------------------------------------------------------
 
 
+FITTED_JS = """() => { const html = document.documentElement;
+    return html.dataset.fitted !== undefined
+        && (html.dataset.live !== undefined || !document.querySelector("[sse-connect]")); }"""
+
+
 def fitted(page: Any) -> None:
     """Wait until the page has fitted its words to the page as it is now, and drawn them:
     its script puts ``data-fitted`` on <html> once the fit after the page's load, a live
     update or a resize has run (static/table.js). A live update's fit comes with it, so
-    this follows a wait for what the update shows; a resize's comes a moment after."""
-    page.locator("html[data-fitted]").wait_for(state="attached")
+    this follows a wait for what the update shows; a resize's comes a moment after.
+
+    A room page is first caught up by its stream (``data-live``): the stream's first
+    update draws every region again, and a box read before it would be gone after it."""
+    page.wait_for_function(FITTED_JS)
 
 
 # --- accessibility --------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from app.rules.geometry import SPOT_NAMES
 
 from .. import kit
-from .conftest import DESKTOP, PHONE, OpenPlayer, Player
+from .conftest import DESKTOP, PHONE, OpenPlayer, Player, fitted
 
 
 @pytest.fixture
@@ -295,6 +295,28 @@ def test_a_reload_and_a_dropped_network_catch_up(open_player: OpenPlayer, server
     button(y, "Agree").click()
     y.page.get_by_role("button", name="Agreed: tap to take it back").wait_for()
     x.page.locator("#players .player", has_text=y.name).locator(".tag.done").wait_for()
+
+
+def test_a_page_says_it_is_live_once_its_stream_has_caught_up(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    """The stream's first update draws every region again: what a test reads of the page
+    before it is gone after it, so the page says when it has come (``fitted`` waits)."""
+    ada = kit.table(server.url, 3)[0]
+    page = open_player(ada.name, PHONE, token=ada.token, code=ada.code).page
+    held: list[Any] = []
+    page.route("**/stream", lambda route: held.append(route))
+    page.goto(f"{server.url}/r/{ada.code}")
+    page.locator(".lobby").wait_for()
+    page.locator("html[data-fitted]").wait_for(state="attached")
+    assert page.locator("html[data-live]").count() == 0
+    before = page.query_selector("#stage > *")
+    assert before is not None
+    for route in held:
+        route.continue_()
+    fitted(page)
+    assert not before.evaluate("e => e.isConnected"), "the first update drew the stage again"
+    page.locator(".lobby").wait_for()
 
 
 # --- (c) the Spectator cannot move or chat ----------------------------------------------------
