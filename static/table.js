@@ -680,7 +680,7 @@
     var shown = parseInt(lines.dataset.shown, 10);
     while (shown > 0 && lines.children.length > shown) lines.removeChild(lines.firstElementChild);
     localTimes(lines);
-    if (elt.id === "chat") { toBottom(); return; }
+    if (elt.id === "chat") { countMissedLines(); toBottom(); return; }
   });
   // One new line: counted if unseen, followed if the reader was at the newest.
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
@@ -701,6 +701,30 @@
     if (mine || atBottom) toBottom();
     if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
   });
+  // The whole chat again (a new stream: the page's first, or one after a dropped network):
+  // the lines of others it holds past the newest the page showed are unread as well.
+  var newestShown = null;
+  function newestLine() {
+    var newest = 0;
+    document.querySelectorAll("#chat-lines li[data-line]").forEach(function (li) {
+      newest = Math.max(newest, parseInt(li.dataset.line, 10) || 0);
+    });
+    return newest;
+  }
+  document.addEventListener("htmx:sseBeforeMessage", function (event) {
+    if (event.detail && event.detail.type === "chat") newestShown = newestLine();
+  });
+  // (Counted once the new chat is settled: the event of its swap goes to the old one.)
+  function countMissedLines() {
+    if (newestShown === null) return;
+    var me = table() ? table().dataset.me : null;
+    var others = 0;
+    document.querySelectorAll("#chat-lines li[data-line]").forEach(function (li) {
+      if ((parseInt(li.dataset.line, 10) || 0) > newestShown && li.dataset.author !== me) others += 1;
+    });
+    newestShown = null;
+    if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
+  }
 
   // "Play on another device": the seat's secret is in the address after "#", which
   // never reaches a server or its logs; it is posted from here, then wiped. The answer

@@ -225,6 +225,13 @@ def open_player(chromium_browser: Any, server: Server) -> Iterator[OpenPlayer]:
 # --- waiting on the page ------------------------------------------------------------------
 
 
+def live(page: Any) -> None:
+    """Wait until the room page's stream has caught up (``data-live``, static/table.js):
+    its first update draws every region again, a change made before it included, so
+    only a change made after it comes as the live update a player sees come in."""
+    page.locator("html[data-live]").wait_for(state="attached")
+
+
 FITTED_JS = """() => { const html = document.documentElement;
     return html.dataset.fitted !== undefined
         && (html.dataset.live !== undefined || !document.querySelector("[sse-connect]")); }"""

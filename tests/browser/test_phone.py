@@ -16,7 +16,7 @@ from app.rules.deck import builtin_deck_path, load_deck
 from app.rules.geometry import shown_word
 
 from .. import kit
-from .conftest import PHONE, OpenPlayer, Player
+from .conftest import PHONE, OpenPlayer, Player, live
 
 
 @pytest.fixture
@@ -255,6 +255,39 @@ def test_the_page_holds_still_while_the_others_play(open_player: OpenPlayer, ser
         })"""
     )
     assert page.evaluate("() => window.__shift") > shift + 0.05
+
+
+def test_lines_said_while_a_phone_was_not_listening_are_unread(
+    open_player: OpenPlayer, server: Any
+) -> None:
+    """Lines said before a page's stream caught up, and while its network was gone, come
+    in the whole chat its new stream sends: those of others are counted unread."""
+    players = kit.table(server.url, 3)
+    ada, bea = players[0], players[1]
+    bea.act("say", text="before you came")
+    reader = open_player(ada.name, PHONE, token=ada.token, code=ada.code)
+    page = reader.page
+    held: list[Any] = []  # the page's first stream, held until the lines are said
+    page.route("**/stream", lambda route: held.append(route), times=1)
+    reader.goto(f"/r/{ada.code}")
+    page.locator("#chat-lines li", has_text="before you came").wait_for(state="attached")
+    bea.act("say", text="while the page loaded")
+    ada.act("say", text="my own line")
+    held[0].continue_()
+    live(page)
+    page.locator("#chat-lines li", has_text="while the page loaded").wait_for(state="attached")
+    page.locator("#unread", has_text="1").wait_for()
+    # The network drops; two lines are said; it comes back with them, unread.
+    reader.go_offline()
+    page.locator("#reconnecting").wait_for(state="visible")
+    bea.act("say", text="are you there?")
+    bea.act("say", text="hello?")
+    reader.context.set_offline(False)
+    page.locator("#chat-lines li", has_text="hello?").wait_for(state="attached")
+    page.locator("#unread", has_text="3").wait_for()
+    page.locator("#chat-open").click()
+    page.locator("#chat-box.open").wait_for()
+    assert page.locator("#unread").is_hidden()
 
 
 def test_the_chat_opens_at_its_newest_line_and_follows(
