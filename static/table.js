@@ -491,11 +491,13 @@
   document.addEventListener("htmx:sseError", function () { banner(true); });
   document.addEventListener("htmx:sseOpen", function () { banner(false); });
 
-  // The page says when its stream has caught up: <html data-live>, put on with a stream's
-  // first update (a new stream is sent every region, those the page came with included:
-  // they are drawn again) and taken away when the stream drops. Like data-fitted, it is
-  // for whoever waits on the page, so that nothing read there is redrawn under them.
-  document.addEventListener("htmx:sseMessage", function () {
+  // The page says when its stream has caught up: <html data-live>, put on as a stream's
+  // first update is drawn (a new stream is sent every region, those the page came with
+  // included: they are drawn again) and taken away when the stream drops. Like
+  // data-fitted, it is for whoever waits on the page, so that nothing read there is
+  // redrawn under them. (Before the message: the event after it goes to the element
+  // swapped, which an outerHTML swap has taken out of the page.)
+  document.addEventListener("htmx:sseBeforeMessage", function () {
     document.documentElement.dataset.live = "";
   });
   document.addEventListener("htmx:sseError", function () {
