@@ -219,7 +219,7 @@ class Subscription:
     at most but when its phone stops reading (``QUEUE_SIZE``).
     """
 
-    __slots__ = ("_waiter", "code", "overflowed", "pending", "pid")
+    __slots__ = ("_waiter", "code", "heard", "overflowed", "pending", "pid")
 
     def __init__(self, code: str, pid: int | None = None) -> None:
         self.code = code
@@ -228,6 +228,8 @@ class Subscription:
         (told apart only when the metrics page counts the streams: ``streams``)."""
         self.pending: list[Change | Ping | ServerStopping] = []
         self.overflowed = False
+        self.heard = False
+        """Whether a change came since the last round of pings: the stream was not quiet."""
         self._waiter: asyncio.Future[None] | None = None
 
     def put(self, item: Change | Ping | ServerStopping) -> None:
@@ -235,6 +237,8 @@ class Subscription:
             self.overflowed = True
             return
         self.pending.append(item)
+        if item is not PING:
+            self.heard = True
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
@@ -273,16 +277,23 @@ class RoomHub:
             sub.put(change)
 
     def ping(self, tick: int, period: int) -> None:
-        """Ask the streams of one room in ``period`` to show they are alive.
+        """Ask the quiet streams of one room in ``period`` to show they are alive.
 
         Called ``period`` times a ping interval with a growing ``tick``, so each
         stream is pinged once an interval and the pings of thousands of streams
-        are spread over it rather than sent in one burst.
+        are spread over it rather than sent in one burst. A stream that was sent a
+        change since its last round is not quiet: a proxy saw it speak, and a phone
+        that vanished is found out by that write as by a ping. So no stream is silent
+        for two intervals, and a room that plays is never pinged: with 5,000 streams
+        at 200 actions/s, 335 writes a second fewer beside the changes' 1,000 (docs/performance.md,
+        "Pings only for quiet streams").
         """
         for code, subs in self._subscribers.items():
             if hash(code) % period == tick % period:
                 for sub in subs:
-                    if not sub.pending:
+                    if sub.heard:
+                        sub.heard = False
+                    elif not sub.pending:
                         sub.put(PING)
 
     def since(self, code: str, seq: int) -> list[Change] | None:

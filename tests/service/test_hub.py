@@ -28,6 +28,22 @@ def test_every_stream_is_pinged_once_a_period_and_never_over_a_waiting_change() 
     assert 0 < sum(1 for sub in many if sub.pending) < 200
 
 
+def test_a_stream_sent_a_change_is_not_pinged_until_it_has_been_quiet_a_whole_period() -> None:
+    hub = RoomHub()
+    quiet, busy = hub.subscribe("QUIET1"), hub.subscribe("BUSY01")
+    busy.put(Change(1, lobby(3), None))
+    busy.pending.clear()  # its stream sent the change
+    for tick in range(5):
+        hub.ping(tick, 5)
+    assert list(quiet.pending) == [PING]
+    assert list(busy.pending) == []  # it spoke since the last round
+    quiet.pending.clear()
+    for tick in range(5, 10):
+        hub.ping(tick, 5)
+    assert list(quiet.pending) == [PING]
+    assert list(busy.pending) == [PING]  # quiet a whole period now
+
+
 def test_a_reader_gets_changes_in_order_and_a_stream_too_far_behind_is_marked() -> None:
     async def scenario() -> None:
         hub = RoomHub()
