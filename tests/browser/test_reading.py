@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from app.rules.deck import builtin_deck_path, load_deck
+from app.rules.languages import check_clue_in
 from app.web.vertical import vertical_markup
 
 from .. import kit
@@ -589,8 +590,20 @@ def _latin_reads_as_latin(page: Any, root: str, expected: set[str], where: str) 
         assert run["size"] >= 12, f"{label}: {run['size']}px"
 
 
-LATIN_CLUES = ["汉堡", "Hamburger", "巧克力", "DNA双螺旋"]
-"""A clover's clues: a Latin word on the right leaf, a mixed clue on the left."""
+LATIN_CLUES = ["咖喱", "Hamburger", "油条", "DNA双螺旋"]
+"""A clover's clues: a Latin word on the right leaf, a mixed clue on the left; none of
+them a keyword of the Chinese deck, nor refused beside one
+(``test_the_latin_clues_are_no_keywords_of_the_chinese_deck``): the deal is random."""
+
+
+def test_the_latin_clues_are_no_keywords_of_the_chinese_deck() -> None:
+    refused = {
+        (clue, keyword)
+        for clue in LATIN_CLUES
+        for keyword in _deck_words("zh")
+        if not check_clue_in("zh", clue, [keyword]).ok
+    }
+    assert not refused
 
 
 def test_latin_words_read_sideways_on_the_side_leaves_of_a_chinese_room(
