@@ -82,6 +82,12 @@ async def _regions(
             # One write for the change's regions: a room's fifty watchers are fifty
             # writes a change, not two hundred.
             yield b"".join(changed)
+        else:
+            # Nothing this page shows changed (another seat's draft, say), but the hub
+            # counts the change as heard and skips this stream's next ping: it speaks
+            # anyway, or a page could go minutes without a byte while others type, and
+            # a proxy would close it.
+            yield PING_COMMENT
         del changed
 
 
