@@ -690,9 +690,14 @@
     var log = chatLog();
     if (log) atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 24;
   });
+  // Lines of others the reader has not seen: counted on the Chat button, with a cue.
+  function heardFromOthers(others) {
+    if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
+  }
+  function myId() { return table() ? table().dataset.me : null; }
   document.addEventListener("htmx:sseMessage", function (event) {
     if (!event.detail || event.detail.type !== "chat-line") return;
-    var me = table() ? table().dataset.me : null;
+    var me = myId();
     var fresh = document.createElement("div");
     fresh.innerHTML = event.detail.data;
     var others = 0, mine = false;
@@ -701,31 +706,26 @@
     });
     localTimes(document.getElementById("chat-lines"));
     if (mine || atBottom) toBottom();
-    if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
+    heardFromOthers(others);
   });
   // The whole chat again (a new stream: the page's first, or one after a dropped network):
   // the lines of others it holds past the newest the page showed are unread as well.
   var newestShown = null;
-  function newestLine() {
-    var newest = 0;
-    document.querySelectorAll("#chat-lines li[data-line]").forEach(function (li) {
-      newest = Math.max(newest, parseInt(li.dataset.line, 10) || 0);
+  function numberedLines() {
+    return Array.prototype.map.call(document.querySelectorAll("#chat-lines li[data-line]"), function (li) {
+      return { line: parseInt(li.dataset.line, 10) || 0, author: li.dataset.author };
     });
-    return newest;
   }
   document.addEventListener("htmx:sseBeforeMessage", function (event) {
-    if (event.detail && event.detail.type === "chat") newestShown = newestLine();
+    if (!event.detail || event.detail.type !== "chat") return;
+    newestShown = numberedLines().reduce(function (newest, l) { return Math.max(newest, l.line); }, 0);
   });
   // (Counted once the new chat is settled: the event of its swap goes to the old one.)
   function countMissedLines() {
     if (newestShown === null) return;
-    var me = table() ? table().dataset.me : null;
-    var others = 0;
-    document.querySelectorAll("#chat-lines li[data-line]").forEach(function (li) {
-      if ((parseInt(li.dataset.line, 10) || 0) > newestShown && li.dataset.author !== me) others += 1;
-    });
+    var me = myId(), since = newestShown;
     newestShown = null;
-    if (chatHidden() && others) { unread += others; showUnread(); cue("chat"); }
+    heardFromOthers(numberedLines().filter(function (l) { return l.line > since && l.author !== me; }).length);
   }
 
   // "Play on another device": the seat's secret is in the address after "#", which
