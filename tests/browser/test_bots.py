@@ -25,14 +25,15 @@ SHOOTING = os.environ.get("SOCLOVER_SCREENSHOTS") == "1"
 
 @pytest.fixture
 def server(chromium_browser: Any, tmp_path: Path) -> Iterator[Server]:
-    """A table whose bots move at 5 times a person's pace: a card a second or so, the
-    first after 4 s unless a person lays one first.
+    """A table whose bots move at 10 times a person's pace: a card every half second or
+    so, the first after 2 s unless a person lays one first (the person reaches for the
+    last free spot, which the bot fills last).
 
     In a process of its own: the bots think in the server's process, and on a thread
     of the tests' they would hold up the browser's driver, which a busy machine makes
     miss the game's pace."""
     table = Server(
-        tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.2"
+        tmp_path / "soclover.sqlite3", tmp_path / "server.log", SOCLOVER_BOT_PACE="0.1"
     ).start()
     yield table
     table.stop()
